@@ -11,9 +11,9 @@ import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import { addCandidate } from '../skills/sources/index.js';
 import { lockPathFor, readLock, type LockEntry } from '../skills/sources/index.js';
 import { listMarketplaces, marketplaceEntries, searchEntries } from '../skills/sources/index.js';
-import { openSource, type OpenedSource } from '../skills/sources/index.js';
+import { openSource, type FetchOptions, type OpenedSource } from '../skills/sources/index.js';
 import { parseSource, SourceError } from '../skills/sources/index.js';
-import { applyUpdate, checkUpdates, type Checked, type UpdateCheck } from '../skills/sources/index.js';
+import { applyUpdate, checkUpdates } from '../skills/sources/index.js';
 import { sourceWall } from '../source-wall.js';
 
 type SourceHandlers = Pick<
@@ -48,15 +48,17 @@ export function originOf(ctx: ServiceContext, name: string, tier: string): LockE
 /** `atClose` is given the clean-up the service runs when it closes (the temporary clones still held). */
 export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<void>) => void): SourceHandlers {
   const opened = new BoundedMap<string, OpenedSource>(MAX_OPEN, (o) => o.dispose());
-  let checked: { tier: 'user' | 'project'; result: Checked }[] = [];
+  /**
+   * The content hash of each update the last check showed (`tier\0name`). A check keeps no clone: Update fetches the
+   * skill again and installs it only when it still hashes as shown.
+   */
+  let shown = new Map<string, string>();
   const drop = (id: string) => {
     opened.get(id)?.dispose();
     opened.delete(id);
   };
   atClose(async () => {
     for (const id of [...opened.keys()]) drop(id);
-    for (const c of checked) await c.result.dispose();
-    checked = [];
   });
   /** Git for a source runs inside the open workspace's wall; running outside it is said on the progress line. */
   const wall = () => {
@@ -66,27 +68,28 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       (why, words) => ctx.events.emit('sources.progress', { stage: 'outside-sandbox', detail: why, words }),
     );
   };
-  const findCheck = (name: string, tier: 'user' | 'project'): UpdateCheck | undefined =>
-    checked.find((c) => c.tier === tier)?.result.checks.find((c) => c.name === name);
+  const progress: NonNullable<FetchOptions['onProgress']> = (stage, detail) =>
+    ctx.events.emit('sources.progress', { stage, detail });
 
   /** Check every source-installed skill of both tiers for a newer version (what the Updates dialog shows). */
   const checkAll = async () => {
-    for (const c of checked) await c.result.dispose();
-    checked = [];
     const items = [];
+    const next = new Map<string, string>();
     for (const tier of ['project', 'user'] as const) {
-      let result: Checked;
+      let result;
       try {
         result = await checkUpdates(tierRootOf(ctx, tier), undefined, {
           wall: wall(),
           cwd: ctx.workspace().workspace,
-          onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
+          onProgress: progress,
         });
       } catch (e) {
         return refused(e);
       }
-      checked.push({ tier, result });
-      for (const c of result.checks)
+      // What the window is shown is read from the clones now; they are not kept until the next check.
+      await result.dispose();
+      for (const c of result.checks) {
+        if (c.candidate) next.set(`${tier}\0${c.name}`, c.candidate.contentHash);
         items.push({
           name: c.name,
           tier,
@@ -99,7 +102,9 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
           ...(c.files ? { files: c.files } : {}),
           ...(c.diff ? { diff: diffView(c.diff) } : {}),
         });
+      }
     }
+    shown = next;
     return { items };
   };
   /** The check running now, if any: one at a time. */
@@ -210,20 +215,33 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
     'sources.applyUpdate': async ({ name, tier, contentHash }) => {
       // An Update clicked while a check runs is looked up once that check has finished, not refused as "not shown".
       while (updating) await updating;
-      const c = findCheck(name, tier);
-      if (!c || c.status !== 'available' || !c.candidate)
-        throw new ServiceError('not_found', say('sources.noUpdate', { name }));
-      if (c.candidate.contentHash !== contentHash)
-        throw new ServiceError('conflict', say('sources.otherUpdate', { name }));
-      // The click is the one confirmation a clean update takes; a widening or a finding is held for approval.
-      const r = applyUpdate(c, {
-        tierRoot: tierRootOf(ctx, tier),
-        tier,
-        store: ctx.store(),
-        dataDir: ctx.paths.dataDir,
-      });
-      if (r.status === 'installed') await ctx.workspace().catalog.refresh();
-      return installView(r);
+      const reviewed = shown.get(`${tier}\0${name}`);
+      if (reviewed === undefined) throw new ServiceError('not_found', say('sources.noUpdate', { name }));
+      if (reviewed !== contentHash) throw new ServiceError('conflict', say('sources.otherUpdate', { name }));
+      // Fetched again: what is installed is what hashes as the window showed it; a source changed since is refused.
+      const tierRoot = tierRootOf(ctx, tier);
+      let again;
+      try {
+        again = await checkUpdates(tierRoot, [name], {
+          wall: wall(),
+          cwd: ctx.workspace().workspace,
+          onProgress: progress,
+        });
+      } catch (e) {
+        return refused(e);
+      }
+      try {
+        const c = again.checks[0];
+        if (c?.status === 'error' && c.words) throw new ServiceError('refused', c.words, undefined, c.reason);
+        if (c?.status !== 'available' || c.candidate?.contentHash !== contentHash)
+          throw new ServiceError('conflict', say('sources.otherUpdate', { name }));
+        // The click is the one confirmation a clean update takes; a widening or a finding is held for approval.
+        const r = applyUpdate(c, { tierRoot, tier, store: ctx.store(), dataDir: ctx.paths.dataDir });
+        if (r.status === 'installed') await ctx.workspace().catalog.refresh();
+        return installView(r);
+      } finally {
+        await again.dispose();
+      }
     },
 
     'sources.browse': async ({ query }) => {

@@ -1,7 +1,7 @@
 // The window's side of skill sources through the real service and contract: progress events while fetching, a pick
 // that is not in the source refused, a P1 pick approved through skills.approveInstall (lock written, staged copy gone),
-// the origin on skills.show, an update applied only at the content hash that was shown, and the Updates check asking
-// the network only when a lock changed (or on refresh).
+// the origin on skills.show, an update applied only at the content hash that was shown (fetched again, a check keeping
+// no clone), and the Updates check asking the network only when a lock changed (or on refresh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -83,6 +83,47 @@ test('sources over the contract: open with progress, install picks, approve P1, 
     [],
     'closing the service removes every clone',
   );
+});
+
+test('a check for updates keeps no clone; Update fetches again and installs only what the check showed', async (t) => {
+  const env = await serviceEnv(t);
+  const { call } = env;
+  const repo = makeRepo(tempDir('knack-src-svc-recheck-'), 'tidy', { 'skills/tidy/SKILL.md': fm('tidy', false) });
+  const opened = await call('sources.open', { source: repo.url });
+  await call('sources.install', { openId: opened.openId, skills: ['tidy'], tier: 'project' });
+  await call('sources.close', { openId: opened.openId });
+  const clones = () => readdirSync(tmp).filter((n) => n.startsWith('knack-fetch-'));
+  const before = clones();
+  const installed = join(env.ws, '.workbuddy', 'skills', 'tidy', 'SKILL.md');
+  const first = readFileSync(installed, 'utf8');
+
+  repo.commit({ 'skills/tidy/SKILL.md': fm('tidy', false) + '\nSecond words.\n' });
+  const checked = (await call('sources.updates', { refresh: true })).items.find((i) => i.name === 'tidy')!;
+  assert.equal(checked.status, 'available');
+  assert.deepEqual(clones(), before, 'the check removed its clone');
+
+  // The source moves on between the check and the click: what was shown is no longer there, and nothing is installed.
+  const third = fm('tidy', false) + '\nThird words.\n';
+  repo.commit({ 'skills/tidy/SKILL.md': third });
+  await assert.rejects(
+    call('sources.applyUpdate', { name: 'tidy', tier: 'project', contentHash: checked.contentHash! }),
+    (e: { code?: string; words?: Said }) => {
+      assert.equal(e.code, 'conflict');
+      assert.deepEqual(e.words, { code: 'sources.otherUpdate', params: { name: 'tidy' } });
+      return true;
+    },
+  );
+  assert.equal(readFileSync(installed, 'utf8'), first);
+  assert.deepEqual(clones(), before, 'the refused update removed its clone');
+
+  // Checked again, the new version is shown, and Update installs exactly it.
+  const again = (await call('sources.updates', { refresh: true })).items.find((i) => i.name === 'tidy')!;
+  assert.notEqual(again.contentHash, checked.contentHash);
+  const r = await call('sources.applyUpdate', { name: 'tidy', tier: 'project', contentHash: again.contentHash! });
+  assert.equal(r.status, 'installed');
+  assert.equal(readFileSync(installed, 'utf8'), third);
+  assert.equal((await call('skills.show', { name: 'tidy' })).audit.contentHash, again.contentHash);
+  assert.deepEqual(clones(), before, 'the update removed its clone');
 });
 
 test("the window's fetch runs git inside the workspace's wall: a repository under ~/.ssh cannot be read", async (t) => {

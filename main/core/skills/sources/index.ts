@@ -15,4 +15,4 @@ export {
 } from './marketplaces.js';
 export { openSource, type Candidate, type OpenedSource } from './open.js';
 export { parseSource, SourceError } from './spec.js';
-export { applyUpdate, checkUpdates, syncLock, type Checked, type UpdateCheck } from './update.js';
+export { applyUpdate, checkUpdates, syncLock, type UpdateCheck } from './update.js';

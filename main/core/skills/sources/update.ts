@@ -158,7 +158,7 @@ async function targetOf(
   return { url: src.url, ...(src.ref ? { ref: src.ref } : {}), ...(src.sha ? { sha: src.sha } : {}) };
 }
 
-export interface Checked {
+interface Checked {
   checks: UpdateCheck[];
   dispose(): Promise<void>;
 }
