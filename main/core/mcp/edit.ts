@@ -277,7 +277,8 @@ export function trustMcpServer(
   }
   const mine = { ...(isObject(all[workspace]) ? all[workspace] : {}) } as Record<string, unknown>;
   if (config) mine[name] = mcpTrustKey(config);
-  else delete mine[name];
+  else if (name in mine) delete mine[name];
+  else return; // nothing to forget: nothing written
   all[workspace] = mine;
   writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
 }

@@ -3,7 +3,7 @@
 // write the running servers follow the files (McpManager.sync) and the window hears `tools.mcpChanged`.
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
-import { say } from '../base/index.js';
+import { Refusal, say } from '../base/index.js';
 import type { ServiceContext } from './context.js';
 import { mcpView } from './tools.js';
 import {
@@ -42,6 +42,19 @@ function editError(e: unknown): never {
       e.message,
     );
   throw e;
+}
+
+/**
+ * Trust the workspace's server `name` as `config` is (undefined: no longer). A trust record that is damaged or cannot be
+ * read is the user's file, left as it is: refused in its words, not an internal failure.
+ */
+function trust(dataDir: string, workspace: string, name: string, config: McpServerConfig | undefined): void {
+  try {
+    trustMcpServer(dataDir, workspace, name, config);
+  } catch (e) {
+    if (e instanceof Refusal) throw new ServiceError('refused', e.words, undefined, e.message);
+    throw e;
+  }
 }
 
 export function mcpHandlers(ctx: ServiceContext): McpHandlers {
@@ -84,22 +97,25 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
       const box = await ws.toolbox();
       const tried = await box.mcp.probe(checked.config);
       if (tried.error && !force) return { saved: false, tools: [], error: tried.error };
+      // Saving a workspace's server from the window is trusting it, as saved; a renamed one's old trust goes. The trust
+      // is written first: a record that refuses it leaves the folder's file as it was.
+      if (scope === 'project') {
+        if (previousName && previousName !== name) trust(dataDir, ws.workspace, previousName, undefined);
+        trust(dataDir, ws.workspace, name, checked.config);
+      }
       const file = mcpFileOf(scope, dataDir, ws.workspace);
       try {
         writeMcpEntry(file, name, checked.raw, previousName);
       } catch (e) {
         editError(e);
       }
-      // Saving a workspace's server from the window is trusting it, as saved; a renamed one's old trust goes.
-      if (scope === 'project') {
-        if (previousName && previousName !== name) trustMcpServer(dataDir, ws.workspace, previousName, undefined);
-        trustMcpServer(dataDir, ws.workspace, name, checked.config);
-      }
       await apply();
       return { saved: true, tools: tried.tools, ...(tried.error ? { error: tried.error } : {}) };
     },
     'mcp.remove': async ({ scope, name }) => {
       const ws = ctx.workspace();
+      // Its trust goes first: a record that refuses the change leaves the folder's file, and the server, as they were.
+      if (scope === 'project') trust(dataDir, ws.workspace, name, undefined);
       let removed = false;
       try {
         removed = removeMcpEntry(mcpFileOf(scope, dataDir, ws.workspace), name);
@@ -112,7 +128,6 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
           say('mcp.noServerIn', { name, scope: say(scope === 'user' ? 'tierUser' : 'tierProject') }),
           { name },
         );
-      if (scope === 'project') trustMcpServer(dataDir, ws.workspace, name, undefined);
       await apply();
       return { removed };
     },

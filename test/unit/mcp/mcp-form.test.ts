@@ -162,3 +162,30 @@ test('a damaged trust record is never written over, and trusts nothing', () => {
   assert.equal(readFileSync(file, 'utf8'), damaged, 'the damaged file is as it was');
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('a damaged trust record refuses saving or removing a workspace server in its words, and changes nothing', async (t) => {
+  const s = await serviceEnv(t);
+  const saved = await s.call('mcp.save', { scope: 'project', name: 'folder', server: stdio('folder') });
+  assert.equal(saved.saved, true, saved.error);
+  const projectFile = join(s.ws, '.workbuddy', 'mcp.json');
+  const trustFile = join(s.paths.dataDir, 'mcp-trust.json');
+  const damaged = '{"/w": {"tracker": "k1"},\n  oops';
+  writeFileSync(trustFile, damaged);
+  const before = readFileSync(projectFile, 'utf8');
+  const refusal = async (p: Promise<unknown>) => {
+    const e = (await p.then(
+      () => assert.fail('not refused'),
+      (err: unknown) => err,
+    )) as { code: string; message: string; words?: Said };
+    // A refusal of the user's damaged file, said in its words: not an internal failure of the service.
+    assert.equal(e.code, 'refused', e.message);
+    assert.equal(e.words?.code, 'mcp.trustDamaged');
+    assert.ok(String(e.words?.params?.file).startsWith(`${trustFile}:2:`), JSON.stringify(e.words));
+    assert.doesNotMatch(chinese(e.words!, true), ENGLISH_SENTENCE);
+  };
+  await refusal(s.call('mcp.remove', { scope: 'project', name: 'folder' }));
+  await refusal(s.call('mcp.save', { scope: 'project', name: 'other', server: stdio('other') }));
+  assert.equal(readFileSync(projectFile, 'utf8'), before, 'the folder’s mcp.json is as it was');
+  assert.equal(readFileSync(trustFile, 'utf8'), damaged, 'the damaged record is as it was');
+  assert.ok((await s.call('tools.list', {})).tools.some((x) => x.name === 'mcp__folder__create_issue'));
+});

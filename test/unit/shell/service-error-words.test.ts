@@ -3,7 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { callerOf, serviceEnv, testWorkspace } from '../../helpers/service-env.js';
 import { skillMd, tempDir } from '../../helpers/tmp.js';
@@ -197,6 +206,7 @@ test("the Settings page's refusals are said in words: an MCP server or rule not 
     ),
     '项目的 mcp.json 中没有名为「docs」的 MCP 服务器',
   );
+  assert.ok(!existsSync(join(s.paths.dataDir, 'mcp-trust.json')), 'no trust record written for a server not there');
   await refusedAs(
     s.call('mcp.remove', { scope: 'user', name: 'docs' }),
     'not_found',
@@ -511,7 +521,7 @@ test('providers.json that cannot be written when a key is saved or removed is sa
   }
 });
 
-test('a damaged or unreadable record of trusted MCP servers is said in its own words', async (t) => {
+test('a damaged or unreadable record of trusted MCP servers is refused in its own words', async (t) => {
   const s = await serviceEnv(t, {
     files: {
       '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { docs: { command: 'node' }, wiki: { command: 'node' } } }),
@@ -521,35 +531,31 @@ test('a damaged or unreadable record of trusted MCP servers is said in its own w
   const trust = join(s.paths.dataDir, 'mcp-trust.json');
   writeFileSync(trust, '[1]');
   await assert.rejects(s.call('mcp.remove', { scope: 'project', name: 'docs' }), (e: Refused) => {
-    assert.equal(e.code, 'internal');
+    assert.equal(e.code, 'refused');
     const why = `${trust}: not a JSON object; it is left as it is: move it aside to trust servers again`;
-    assert.equal(e.message, `internal: mcp.remove failed: ${why}`);
-    assert.deepEqual(e.words, {
-      code: 'service.failedBecause',
-      params: { method: 'mcp.remove', why: { code: 'mcp.trustDamaged', params: { file: trust } } },
-    });
-    assertSaid(e.words, `mcp.remove failed: ${why}`);
-    assert.equal(
-      chinese(e.words!),
-      `mcp.remove 失败：${trust}：不是 JSON 对象；已保持原样不动：把它移到别处才能再信任服务器`,
-    );
+    assert.equal(e.message, `refused: ${why}`);
+    assert.deepEqual(e.words, { code: 'mcp.trustDamaged', params: { file: trust } });
+    assertSaid(e.words, why);
+    assert.equal(chinese(e.words!), `${trust}：不是 JSON 对象；已保持原样不动：把它移到别处才能再信任服务器`);
     return true;
   });
   // The record a folder: it cannot be read, and the window says so with the system's reason.
   rmSync(trust);
   mkdirSync(trust);
   await assert.rejects(s.call('mcp.remove', { scope: 'project', name: 'wiki' }), (e: Refused) => {
-    assert.equal(e.code, 'internal');
-    const error = e.message.slice(`internal: mcp.remove failed: ${trust}: cannot be read: `.length);
+    assert.equal(e.code, 'refused');
+    const error = e.message.slice(`refused: ${trust}: cannot be read: `.length);
     assert.ok(error, e.message);
-    assert.deepEqual(e.words, {
-      code: 'service.failedBecause',
-      params: { method: 'mcp.remove', why: { code: 'mcp.trustUnreadable', params: { file: trust, error } } },
-    });
-    assertSaid(e.words, e.message.slice('internal: '.length));
-    assert.equal(chinese(e.words!), `mcp.remove 失败：${trust}：无法读取：${error}`);
+    assert.deepEqual(e.words, { code: 'mcp.trustUnreadable', params: { file: trust, error } });
+    assertSaid(e.words, e.message.slice('refused: '.length));
+    assert.equal(chinese(e.words!), `${trust}：无法读取：${error}`);
     return true;
   });
+  // Neither server left the folder's file.
+  assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(s.ws, '.workbuddy/mcp.json'), 'utf8')).mcpServers), [
+    'docs',
+    'wiki',
+  ]);
 });
 
 test('a marketplace.json URL given a ref or a path is refused in its own words', async (t) => {
