@@ -143,6 +143,8 @@ export const WORDS = {
   'auditNote.named': 'inside a file or URL name shown as data, not a command line',
   'auditNote.quoted': 'quoted as something to look for, with no word telling the agent to run it',
   'auditNote.negated': 'after a word that forbids something, which may not be about this command',
+  'auditNote.ownService':
+    "every credential it reads belongs to a service, and it names no address but that service's: {{hosts}}",
   auditTagText: 'invisible tag characters spell out text that {{what}}',
   auditObfuscated: 'hidden by string splitting or escapes: {{what}}',
   auditBase64: 'a base64 blob decodes to content that {{what}}',

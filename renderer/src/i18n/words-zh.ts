@@ -102,6 +102,7 @@ export const wordsZh: Record<WordCode, string> = {
   'auditNote.named': '在作为数据展示的文件名或网址里，不是命令行',
   'auditNote.quoted': '作为要留意的内容引用，没有让智能体运行它的字眼',
   'auditNote.negated': '跟在表示禁止的字眼之后，但那个字眼未必是在说这条命令',
+  'auditNote.ownService': '它读取的凭据都属于各自的服务，写出的地址也只有这些服务的：{{hosts}}',
   auditTagText: '不可见的标签字符拼出的文字：{{what}}',
   auditObfuscated: '用拆分字符串或转义隐藏：{{what}}',
   auditBase64: '一段 base64 解码后的内容：{{what}}',

@@ -781,8 +781,29 @@ export const CLAUSE_BREAK_RE = /[,:;—–()，：；。！？、]|\s-\s|\b(?:an
 export const NEGATION_CANCEL_RE =
   /\b(?:hesitat\w*|forg[eo]t\w*|fail\w*|stop\w*|mind|wait\w*|worry|delay|hold back|afraid|shy|think twice|bother|neglect|miss|refrain|cease|overlook)\b|犹豫|忘/i;
 
+/**
+ * Credentials that belong to one service, by the name a script reads them under, with that service's hosts (a host or
+ * any of its subdomains). A script that reads only these and names no host but theirs sends each to its own service
+ * (exfil.credential-send is then P1, not P0): Anthropic's skill-creator calls the Anthropic API with ANTHROPIC_API_KEY
+ * and GitHub Models (served from models.inference.ai.azure.com) with the gh CLI's token.
+ */
+const GITHUB_HOSTS = ['github.com', 'githubusercontent.com', 'github.ai', 'models.inference.ai.azure.com'];
+export const OWN_SERVICE_CREDENTIALS: { name: RegExp; hosts: string[] }[] = [
+  { name: /^ANTHROPIC_API_KEY$/i, hosts: ['anthropic.com'] },
+  { name: /^OPENAI_API_KEY$/i, hosts: ['openai.com'] },
+  { name: /^(?:GITHUB_TOKEN|GH_TOKEN)$/i, hosts: GITHUB_HOSTS },
+];
+/** The gh CLI asked for its token (`gh auth token`, also as an argument list): a GitHub credential. */
+export const GH_TOKEN_READ: { re: RegExp; hosts: string[] } = {
+  re: /\bgh\b["'`,\s]+auth["'`,\s]+token\b/,
+  hosts: GITHUB_HOSTS,
+};
+/** Ways to send that name no URL (sockets, mail, file copy): with one in the file, where a key goes is not known. */
+export const URLLESS_CHANNEL_RE =
+  /\b(?:nc|ncat|netcat|socat|telnet|scp|sftp|rsync|ftplib|smtplib|sendmail|sendBeacon|WebSocket|dgram|createConnection|create_connection|socket\.socket|net\.connect|tls\.connect)\b/i;
+
 export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-24';
+export const AUDITOR_VERSION = 'rules-25';

@@ -25,7 +25,10 @@ import {
   NEGATION_CANCEL_RE,
   NEGATION_REACH,
   CLAUSE_BREAK_RE,
+  GH_TOKEN_READ,
+  OWN_SERVICE_CREDENTIALS,
   RULES,
+  URLLESS_CHANNEL_RE,
   maxLevel,
   type AuditRule,
   type Context,
@@ -1465,6 +1468,42 @@ function base64InSegment(acc: TextFindings, seg: Segment, blobs: readonly string
   }
 }
 
+const SENSITIVE_READS = new RegExp(RULES.find((r) => r.id === 'exfil.sensitive-read')!.re.source, 'gi');
+/**
+ * What every URL holds: a scheme, `://`, and `//` before a dotted host; each must belong to an https URL written out
+ * whole with its host (HTTPS_HOSTS), up to where its path or the string ends. A URL glued from parts leaves one over.
+ */
+const URL_PARTS = [/\b(?:https?|wss?|ftps?):/gi, /:\/\//g, /\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi];
+const HTTPS_HOSTS = /\bhttps:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)(?=[/?#"'`\s]|$)/gi;
+
+/**
+ * The hosts a script sends its credentials to, when each goes to its own service (OWN_SERVICE_CREDENTIALS), else
+ * undefined. Every secret the file reads must be such a credential (a key file or any other secret: undefined), every
+ * URL in the file must be an https URL written out whole with one of their hosts (a host the code builds or glues
+ * together, plain http, another scheme: undefined), and the file must use no channel that names no URL. A script can
+ * still make an address out of code the audit cannot read: where it connects is the sandbox's to allow (the hosts of
+ * the skill's reviewed permissions), and the finding stays, for the user to approve.
+ */
+function ownServiceHosts(text: string): string[] | undefined {
+  const allowed: string[] = [];
+  for (const m of text.matchAll(SENSITIVE_READS)) {
+    const service = OWN_SERVICE_CREDENTIALS.find((c) => c.name.test(m[0]));
+    if (!service) return undefined;
+    allowed.push(...service.hosts);
+  }
+  if (GH_TOKEN_READ.re.test(text)) allowed.push(...GH_TOKEN_READ.hosts);
+  if (!allowed.length || URLLESS_CHANNEL_RE.test(text)) return undefined;
+  const urls = [...text.matchAll(HTTPS_HOSTS)];
+  if (!urls.length || URL_PARTS.some((re) => (text.match(re)?.length ?? 0) !== urls.length)) return undefined;
+  const hosts = new Set<string>();
+  for (const u of urls) {
+    const host = u[1]!.toLowerCase();
+    if (!allowed.some((d) => host === d || host.endsWith(`.${d}`))) return undefined;
+    hosts.add(host);
+  }
+  return [...hosts].sort();
+}
+
 /** What is judged of a file as a whole once its segments are read: secret URLs, reads sent out, hidden text. */
 function fileFindings(acc: TextFindings, text: string, split: string[] | undefined): TextAudit {
   const { file, findings, hidden } = acc;
@@ -1487,14 +1526,16 @@ function fileFindings(acc: TextFindings, text: string, split: string[] | undefin
   );
   if (reads.length && sends.length) {
     const s = sends[0]!;
+    const what = say('audit.exfil.credential-send', { line: reads[0]!.line });
+    const own = ownServiceHosts(text);
     add({
       file,
       line: s.line,
       rule: 'exfil.credential-send',
       family: 'exfiltration',
-      level: 'P0',
+      level: own ? 'P1' : 'P0',
       excerpt: s.excerpt,
-      ...said(say('audit.exfil.credential-send', { line: reads[0]!.line })),
+      ...said(own ? say('auditNoted', { what, note: say('auditNote.ownService', { hosts: own.join(', ') }) }) : what),
     });
   }
   if (hidden.length) {
