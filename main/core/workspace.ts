@@ -62,8 +62,8 @@ export interface WorkspaceOptions {
   watch?: boolean;
   /** A skill folder that cannot be watched (its changes are not followed), or a hot reload that failed (no `dir`). */
   onWatchError?: (err: Error, dir?: string) => void;
-  /** A folder said through `onWatchError` that is watched now, or gone. */
-  onWatched?: (dir: string) => void;
+  /** A folder said through `onWatchError` that is watched now, or gone; no `dir`: a walk succeeded after a failed one. */
+  onWatched?: (dir?: string) => void;
   /** How one folder's watch is made (tests: one that fails as the system can); node:fs `watch` by default. */
   watchFolder?: WatchOptions['watch'];
   /** Every gate decision of the workspace's tool calls (and, for an `ask`, the answer): for logs and session records. */

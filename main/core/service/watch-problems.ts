@@ -33,18 +33,26 @@ export class WatchProblems {
   /** A folder that is not watched (`dir`), or a refresh that failed (no `dir`). */
   readonly add = (err: Error, dir?: string): void => {
     const kind = dir === undefined ? REFRESH : ((err as NodeJS.ErrnoException).code ?? err.message);
+    const error = (err as NodeJS.ErrnoException).code ?? err.message;
     let k = this.kinds.get(kind);
-    if (!k)
-      this.kinds.set(kind, (k = { folders: new Set(), error: (err as NodeJS.ErrnoException).code ?? err.message }));
+    if (!k) this.kinds.set(kind, (k = { folders: new Set(), error }));
+    // A refresh that failed again says the error of now, in the one warning.
+    else if (kind === REFRESH) k.error = error;
     if (dir !== undefined) k.folders.add(dir);
     this.tell();
   };
 
   /**
    * A folder whose changes are followed again, or that is gone: it is not counted any more, and a kind left without
-   * folders is no warning (said again, and logged again, if it comes back).
+   * folders is no warning (said again, and logged again, if it comes back). No `dir`: a walk succeeded after a
+   * refresh failed, and the refresh warning goes the same way.
    */
-  readonly watched = (dir: string): void => {
+  readonly watched = (dir?: string): void => {
+    if (dir === undefined) {
+      this.told.delete(REFRESH);
+      if (this.kinds.delete(REFRESH)) this.tell();
+      return;
+    }
     let dropped = false;
     for (const [kind, { folders }] of this.kinds) {
       if (kind === REFRESH || !folders.delete(dir)) continue;

@@ -103,6 +103,50 @@ test(
   },
 );
 
+test(
+  'a hot reload that failed is one warning with the latest error, gone once a later refresh succeeds',
+  { timeout: 20_000 },
+  async (t) => {
+    const env = await serviceEnv(t, {
+      files: { '.workbuddy/skills/a/SKILL.md': skill('a') },
+      extra: { workspaceOptions: { ...testWorkspace, watch: true } },
+    });
+    // The catalog's refreshes fail while `failing` holds an error (a disk that went away, a store that stopped
+    // answering), as FailingCatalog does in held-on-failure.test.ts.
+    const catalog = env.service.workspace!.catalog;
+    const refresh = catalog.refresh.bind(catalog);
+    let failing: Error | undefined;
+    catalog.refresh = () => (failing ? Promise.reject(failing) : refresh());
+    const refreshFailed = (
+      diagnostics: { code: string; words?: { code: string; params?: Record<string, unknown> } }[],
+    ) =>
+      diagnostics
+        .filter((d) => d.code === 'catalog.watch' && d.words?.code === 'catalog.refreshFailed')
+        .map((d) => d.words?.params?.error);
+
+    failing = new Error('the disk went away');
+    let changed = env.next('workspace.changed', (p) => refreshFailed(p.workspace.diagnostics).length > 0);
+    writeTree(env.ws, { '.workbuddy/skills/b/SKILL.md': skill('b') });
+    assert.deepEqual(refreshFailed((await changed).workspace.diagnostics), ['the disk went away']);
+
+    // A second failure replaces the first: one warning, saying the error of now.
+    failing = new Error('database is locked');
+    changed = env.next('workspace.changed', (p) =>
+      refreshFailed(p.workspace.diagnostics).includes('database is locked'),
+    );
+    writeTree(env.ws, { '.workbuddy/skills/c/SKILL.md': skill('c') });
+    assert.deepEqual(refreshFailed((await changed).workspace.diagnostics), ['database is locked']);
+
+    // The next refresh succeeds: the skill list is current again, and the warning goes without a Reload.
+    failing = undefined;
+    changed = env.next('workspace.changed', (p) => refreshFailed(p.workspace.diagnostics).length === 0);
+    writeTree(env.ws, { '.workbuddy/skills/d/SKILL.md': skill('d') });
+    await changed;
+    assert.deepEqual(refreshFailed((await env.call('workspace.current', {}))!.diagnostics), []);
+    assert.ok(catalog.get('d'), 'the skills written meanwhile are listed');
+  },
+);
+
 test('a hot reload whose refresh fails is a warning too, and any other watch error names its code', () => {
   const told: string[][] = [];
   const p = new WatchProblems((fresh) => told.push(fresh.map((d) => d.message)));

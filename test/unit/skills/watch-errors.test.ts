@@ -106,7 +106,7 @@ test('a folder that could not be watched is said again once a later walk watches
   const w = watchCatalog(catalog, {
     debounceMs: 50,
     onError: (_e, dir) => failed.push(dir!),
-    onWatched: (dir) => watchedAgain.push(dir),
+    onWatched: (dir) => watchedAgain.push(dir ?? '(a walk)'),
     watch: (dir, o) => {
       if (failing.has(basename(dir))) throw errno('ENOSPC', dir);
       return watch(dir, o);
@@ -142,7 +142,7 @@ test('a folder whose watch ended is watched anew after the next walk', async () 
   const w = watchCatalog(catalog, {
     debounceMs: 50,
     onError: () => {},
-    onWatched: (dir) => watchedAgain.push(dir),
+    onWatched: (dir) => watchedAgain.push(dir ?? '(a walk)'),
     watch: (dir, o) => {
       const fw = watch(dir, o);
       made.set(dir, fw);

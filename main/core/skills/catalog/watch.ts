@@ -23,9 +23,10 @@ export interface WatchOptions {
   onError?: (err: Error, dir?: string) => void;
   /**
    * A folder said through `onError` whose changes are followed again (a later walk watched it) or that is no longer
-   * to watch (it is gone): the caller stops counting it.
+   * to watch (it is gone): the caller stops counting it. No `dir`: a walk succeeded after a refresh said through
+   * `onError` failed, so the skill list is current again.
    */
-  onWatched?: (dir: string) => void;
+  onWatched?: (dir?: string) => void;
   /** What makes one folder's watch: node:fs `watch` (tests give one that fails as the system can). */
   watch?: (dir: string, options: { persistent: boolean; encoding: 'utf8' }) => FSWatcher;
 }
@@ -105,6 +106,8 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
   const unfailed = (dir: string): void => {
     if (failed.delete(dir)) opts.onWatched?.(dir);
   };
+  /** A refresh failed and was said through `onError`; no walk has succeeded since. */
+  let refreshFailed = false;
 
   const schedule = (): void => {
     if (closed) return;
@@ -113,7 +116,10 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
       timer = undefined;
       catalog.refresh().then(
         (c) => opts.onRefresh?.(c),
-        (e: unknown) => opts.onError?.(e as Error),
+        (e: unknown) => {
+          refreshFailed = true;
+          opts.onError?.(e as Error);
+        },
       );
     }, debounceMs);
   };
@@ -156,6 +162,11 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
    */
   const sync = (): void => {
     if (closed) return;
+    // A walk finished (this watcher's refresh or anyone's): what a failed refresh left out of date is read now.
+    if (refreshFailed) {
+      refreshFailed = false;
+      opts.onWatched?.();
+    }
     const next = wanted();
     for (const [dir, entry] of watchers) {
       if (next.has(dir)) continue;
