@@ -47,6 +47,11 @@ export interface AuditRule {
   mentionable?: boolean;
   /** Its level inside an inline program run as a command (`python3 -c "…"`), when higher than in a script file. */
   inlineProgram?: 'P0';
+  /**
+   * Its Chinese forms: an alternative of `re` tried on any text with CJK characters (the hint prefilter reads ASCII
+   * only). Text is NFKC-normalised first, so full-width ！？，： arrive as ASCII.
+   */
+  zh?: RegExp;
   /** What a finding of it says: `audit.<id>` of the words table, and its English. */
   words: Said;
   message: string;
@@ -89,6 +94,16 @@ const EMBED_HINTS = [
 const CODE: Context[] = ['shell', 'script', 'inline'];
 const ALL: Context[] = ['prose', 'inline', 'shell', 'example', 'script', 'comment'];
 const SHELLISH: Context[] = ['shell', 'inline'];
+
+/** CJK ideographs: text with one is tried against every rule's Chinese forms (AuditRule.zh). */
+export const CJK_RE = /[\u3400-\u9fff]/;
+/** Within one sentence (Chinese or ASCII end marks). */
+const ZH_SAY = String.raw`[^。!?！？\n]`;
+/** Where Chinese prose points the agent at a URL or a known drop. */
+const ZH_DROP = String.raw`(?:https?:\/\/|webhook|pastebin|ngrok|requestbin)`;
+/** What Chinese prose may tell the agent to send out: files, code, secrets, the conversation. */
+const ZH_DATA = String.raw`(?:内容|文件|源码|源代码|代码|工作区|仓库|机密|秘密|密钥|私钥|凭据|凭证|令牌|token|环境变量|\.env|\.ssh|id_rsa|聊天记录|对话|历史记录|密码)`;
+const ZH_SEND = String.raw`(?:发送|上传|提交|转发|粘贴|复制|同步|备份)`;
 
 const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
   // ---- destructive / privilege (P0) ----
@@ -399,6 +414,11 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:send|upload|post|transmit|forward|exfiltrate|copy|share|submit|beam)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:contents?|files?|source(?: code)?|workspace|repo(?:sitory)?|secrets?|credentials?|keys?|tokens?|env(?:ironment)?(?: variables)?|\.env|\.ssh|ssh keys?|history|conversation|codebase|password)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:to|at|into)\b(?:[^.\n]|\.(?=\w)){0,20}(?:https?:\/\/|\b(?:webhook|pastebin|ngrok|requestbin)\b)/i,
+    zh: new RegExp(
+      String.raw`(?:把|将)${ZH_SAY}{0,60}?${ZH_DATA}${ZH_SAY}{0,30}?(?:${ZH_SEND}|发|传|贴)(?:到|至|给)${ZH_SAY}{0,20}?${ZH_DROP}` +
+        String.raw`|${ZH_SEND}${ZH_SAY}{0,60}?${ZH_DATA}${ZH_SAY}{0,30}?(?:到|至|给)${ZH_SAY}{0,20}?${ZH_DROP}`,
+      'i',
+    ),
   },
   {
     id: 'exfil.url-secret',
@@ -612,6 +632,11 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,30}\b(?:previous|prior|above|earlier|preceding|system|original|your|developer|safety)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?)\b/i,
+    zh: new RegExp(
+      String.raw`(?:忽略|无视|忽视|忘记|忘掉|不要理会|别理会|抛开|绕过)${ZH_SAY}{0,12}?` +
+        String.raw`(?:(?:之前|以前|此前|先前|前面|上面|上述|以上|原有|原来|原始|最初|你的|开发者|安全)${ZH_SAY}{0,10}?` +
+        String.raw`(?:指令|指示|提示词|规则|要求|设定|约束|准则)|系统(?:提示|指令|规则|设定))`,
+    ),
   },
   {
     id: 'inject.conceal',
@@ -625,6 +650,7 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     contexts: ALL,
     mentionable: true,
     re: /\b(?:do not|don't|never)\s+(?:tell|inform|notify|mention (?:this|it) to|reveal (?:this|it) to|alert|let)\s+(?:the\s+)?user(?:s)?\b(?!\s+(?:wait|down|guess))|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user|\bhide\s+(?:this|it|these|that|your actions?)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?user|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\b|\bthe user (?:must|should) not (?:know|see|find out)\b/i,
+    zh: /(?:不要|别|不得|切勿|不能)(?:告诉|告知|通知|提醒|让)(?:用户|使用者)(?!等|失望|猜)|瞒着(?:用户|使用者)|对(?:用户|使用者)(?:隐瞒|保密)|不(?:要)?让(?:用户|使用者)(?:知道|发现|看到)|(?:用户|使用者)不(?:应|应该|能|得)(?:知道|看到|发现)/,
   },
   {
     id: 'inject.unrestricted',
@@ -645,6 +671,7 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b/i,
+    zh: /(?:无限制|不受限制|越狱|上帝)模式|你现在(?:是|处于|已经|已)[^。!?！？\n]{0,10}(?:无限制|不受(?:任何)?(?:限制|约束)|越狱)|你(?:现在)?不再受[^。!?！？\n]{0,10}(?:限制|约束|规则)/,
   },
   {
     id: 'inject.disable-approvals',
@@ -659,6 +686,7 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b/i,
+    zh: /(?:关闭|关掉|禁用|停用|绕过|跳过|规避|避开)[^。!?！？\n]{0,10}?(?:审批|批准提示|用户确认|确认提示|沙箱|沙盒|安全检查|权限检查|权限提示|安全策略)/,
   },
   {
     id: 'inject.pre-answered',
@@ -686,6 +714,7 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     negatable: true,
     // Telling the model that approvals are already given, to answer them itself, or to widen them with "always".
     re: /\b(?:approvals?|prompts?|confirmations?|permissions?)\b[^.\n]{0,40}\b(?:pre-?answered|pre-?approved|answered in advance|granted in advance|approved in advance)|\b(?:has|have) already (?:approved|confirmed|granted|allowed)\b[^.\n]{0,40}\b(?:every|all|each|any)\b|\b(?:answer|choose|click|select|pick|reply|respond)\b[^.\n]{0,20}["'“]?always(?: allow)?["'”]?[^.\n]{0,40}\b(?:for (?:bash|every|all|each)|so (?:the user|you) (?:is|are) not|to every|every time)|\b(?:do not|don't|never) ask (?:the user )?(?:before|for (?:approval|permission|confirmation))|\b(?:user|you) (?:does not|doesn't|do not|don't|need not) need to (?:confirm|approve)/i,
+    zh: /(?:用户|他们|我)已(?:经)?(?:提前|预先|事先)?(?:批准|同意|授权|确认)(?:了)?[^。!?！？\n]{0,10}(?:所有|全部|每[个一条项])|(?:不要|无需|不需要|不用|不必)(?:再)?(?:向用户)?(?:请求|征求|询问|等待)(?:用户)?(?:的)?(?:确认|批准|同意|许可)|(?:提前|预先|事先)(?:批准|授权)(?:了)?(?:所有|全部)/,
   },
   {
     id: 'inject.settings-change',
@@ -742,7 +771,7 @@ export const RULES: AuditRule[] = RULE_BOOK.map((r) => ({
   id: r.id,
   family: r.family,
   level: r.level,
-  re: r.re,
+  re: r.zh ? new RegExp(`${r.re.source}|${r.zh.source}`, r.re.flags) : r.re,
   hints: r.hints,
   hintPair: r.hintPair,
   contexts: r.contexts,
@@ -750,6 +779,7 @@ export const RULES: AuditRule[] = RULE_BOOK.map((r) => ({
   negatable: r.negatable,
   mentionable: r.mentionable,
   inlineProgram: r.inlineProgram,
+  zh: r.zh,
   words: ruleWords(r.id),
   message: english(ruleWords(r.id)),
 }));
@@ -764,7 +794,7 @@ function ruleWords(id: string): Said {
 
 /** Words that show a line is discussing an attack rather than performing one. */
 export const MENTION_RE =
-  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|patterns?|examples?|e\.g\.|such as|for instance|injections?|attacks?|attackers?|malicious|scan(?:s|ner|ning)?|look (?:out )?for|check (?:for|whether|if)|watch for|red flags?|suspicious|jailbreaks?|phishing|threats?|vulnerab\w*|like\s*[:"“'`])/i;
+  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|patterns?|examples?|e\.g\.|such as|for instance|injections?|attacks?|attackers?|malicious|scan(?:s|ner|ning)?|look (?:out )?for|check (?:for|whether|if)|watch for|red flags?|suspicious|jailbreaks?|phishing|threats?|vulnerab\w*|like\s*[:"“'`])|检测|识别|警惕|例如|比如|诸如|之类|提示注入|注入攻击|恶意|可疑|钓鱼/i;
 
 /** Negations that precede an action in prose: "never use sudo", "do not run rm -rf /". */
 export const NEGATION_RE =
@@ -806,4 +836,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-25';
+export const AUDITOR_VERSION = 'rules-26';

@@ -25,6 +25,7 @@ import {
   NEGATION_CANCEL_RE,
   NEGATION_REACH,
   CLAUSE_BREAK_RE,
+  CJK_RE,
   GH_TOKEN_READ,
   OWN_SERVICE_CREDENTIALS,
   RULES,
@@ -814,9 +815,11 @@ function matchRules(seg: Segment, text: string, rules: RuleMask = EVERY_RULE.all
   // The same text is often judged twice in a row (a prose line for its words, then for its commands): scanned once.
   // Every call gives an array from this one literal (its elements kind is the same whatever was found).
   const hits: Hit[] = [];
-  if (!scanHints(text)) return hits;
+  // Chinese forms have no ASCII hint: text with CJK characters tries every rule that has them.
+  const cjk = CJK_RE.test(text);
+  if (!scanHints(text) && !cjk) return hits;
   let any = 0;
-  for (let w = 0; w < HINTED.length; w++) any |= HINTED[w] = scanned.mask[w]! & rules[w]!;
+  for (let w = 0; w < HINTED.length; w++) any |= HINTED[w] = (scanned.mask[w]! | (cjk ? ZH_RULES[w]! : 0)) & rules[w]!;
   if (!any) return hits;
   // The rules with a hint, in rule-book order: each word's set bits, lowest first.
   for (let w = 0; w < HINTED.length; w++) {
@@ -896,7 +899,11 @@ function mentioned(seg: Segment, text: string, index: number): boolean {
   const around = normalizeLine(seg.around).text;
   const pre = text.slice(Math.max(0, index - 2), index);
   const quoted =
-    seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
+    seg.quoted ||
+    /["“'‘`「『]\s*$/.test(pre) ||
+    /^\s*\|/.test(seg.around) ||
+    seg.ctx === 'example' ||
+    seg.ctx === 'inline';
   return quoted || MENTION_RE.test(around.replace(/\b(?:https?:\/\/|www\.)\S+/g, ' '));
 }
 
@@ -912,6 +919,7 @@ const COMMAND_FAMILIES = new Set<Family>([
 /** The hint automaton over the whole rule book, and the scratch mask of one matchRules call (never re-entered). */
 const HINTS = hintScanner(RULES);
 const HINTED = HINTS.mask();
+
 const scanned = { text: '', any: false, mask: HINTS.mask() };
 /** No rule's hint (nor a side of a hint pair) holds a ';' (see judgePlaced). */
 const NO_SEMICOLON_HINT = RULES.every((r) =>
@@ -941,6 +949,8 @@ function maskOf(keep: (r: AuditRule) => boolean): RuleMask {
   });
   return m;
 }
+/** The rules with Chinese forms (AuditRule.zh), tried on any text with CJK characters. */
+const ZH_RULES = maskOf((r) => r.zh !== undefined);
 
 /** Verbs that put a command in front of the agent to run (`Run \`…\``, `First, execute …`; also in Chinese, Japanese, Korean). */
 const RUN_RE =
