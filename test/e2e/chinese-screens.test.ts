@@ -1,10 +1,10 @@
 // The screens the main Chinese journey (chinese-journey.test.ts) does not walk, with the window in Chinese, in Debian's
 // Chromium through serve mode against a fake Anthropic server: the first run (welcome, folder, presets, no model set
 // up, a wrong key, done, the folder among the recent ones), the MCP servers (the form, its review, a server's tools, a
-// server that does not start, a name refused, removal), the sessions (list, search, rename, delete), save as skill (a
-// failed draft, Retry, install), the Trust review from the sidebar, skills from a repository (fetch, review, an update
-// that widens permissions, a check that fails), the model picker, a stopped turn, a stalled stream, and a damaged
-// store. On every screen the check of chinese-check.ts reads the page's visible text and fails on any English
+// server that does not start, a name refused, removal), the sessions (list, search, rename, a delete of the one open in
+// the chat, which then starts a new one), save as skill (a failed draft, Retry, install), the Trust review from the
+// sidebar, skills from a repository (fetch, review, an update that widens permissions, a check that fails), the model
+// picker, a stopped turn, a stalled stream, and a damaged store. On every screen the check of chinese-check.ts reads the page's visible text and fails on any English
 // sentence. KNACK_ZH_SHOTS=DIR saves a screenshot of each screen checked there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -199,7 +199,7 @@ test('the MCP servers: the form, its review, the tools, a server that does not s
   await chinese('mcp-none');
 });
 
-test('the sessions: the list, a search, a rename and a delete with its confirmation', { skip }, async () => {
+test('the sessions: the list, a search, a rename, and a delete of the open one', { skip }, async () => {
   const { page } = app;
   await views().getByRole('button', { name: '对话' }).click();
   await ask('怎么轮换密钥？', '用海象流程轮换，然后重启。');
@@ -222,13 +222,28 @@ test('the sessions: the list, a search, a rename and a delete with its confirmat
   await title.fill('团队午饭');
   await title.press('Enter');
   await sessions.getByText('团队午饭', { exact: true }).waitFor();
+  // 团队午饭 is the conversation open in the chat: the confirmation says the chat starts a new one.
   await sessions.getByRole('button', { name: '删除 团队午饭' }).click();
   const dialog = page.getByRole('dialog', { name: '删除这个会话？' });
-  await dialog.waitFor();
+  await dialog.getByText('它是「对话」中正在打开的会话：删除后「对话」将开始一个新对话。').waitFor();
   await chinese('sessions-delete');
   await dialog.getByRole('button', { name: '删除会话' }).click();
-  await app.until(async () => (await sessions.getByText('团队午饭').count()) === 0);
+  // The window says the chat moved on (an info notice, read before it goes), stays on the list, and the other
+  // conversation is still there.
+  await page
+    .getByRole('status')
+    .getByText('已删除的“团队午饭”是「对话」中正在打开的会话：「对话」将开始一个新对话。')
+    .waitFor();
   await chinese('sessions-deleted');
+  await app.until(async () => (await sessions.getByText('团队午饭').count()) === 0);
+  // The first run's conversation (its 你好, and the question above asked in it) is still there.
+  await sessions.getByText('你好', { exact: true }).waitFor();
+  // The chat is a new conversation: nothing of the deleted one, the message box empty and ready.
+  await views().getByRole('button', { name: '对话' }).click();
+  await page.getByText('说说你想做什么。相关技能会在需要时自动加载。').waitFor();
+  assert.equal(await page.getByRole('log', { name: '对话记录' }).getByText('中午十二点。').count(), 0);
+  assert.equal(await page.getByRole('textbox', { name: '消息' }).inputValue(), '');
+  await chinese('sessions-deleted-chat');
 });
 
 test('save as skill: the offer, the draft with its audit, installed', { skip }, async () => {

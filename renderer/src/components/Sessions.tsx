@@ -1,6 +1,7 @@
 // Past conversations of this workspace: search them by their words, reopen one into the chat, rename it, export it as
 // Markdown, or delete it (after a confirmation). What a search shows of a message is text, escaped, never markup.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { displaySafe, type SessionHit, type SessionMeta } from '../../../preload/contract';
 import { useClient } from '../api/context';
@@ -17,6 +18,8 @@ export function Sessions() {
   const { t } = useTranslation();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
+  /** The conversation on screen in the chat: deleting it starts a new one there. */
+  const sessionId = useView((s) => s.sessionId);
   const [list, setList] = useState<SessionMeta[]>();
   const [error, setError] = useState<Shown>();
   const [query, setQuery] = useState('');
@@ -146,11 +149,13 @@ export function Sessions() {
       refocus.current = next ? `delete:${next.s.id}` : 'search';
       setConfirm(undefined);
       patch(s.id, undefined);
-      // The conversation on screen is gone: the chat starts afresh rather than writing into a deleted session, and the
-      // window stays on this list (more may be deleted).
+      // The conversation on screen is gone: the chat starts afresh rather than writing into a deleted session, and says
+      // so; the window stays on this list (more may be deleted).
       if (useView.getState().sessionId === s.id) {
         useView.getState().newChat();
         useView.getState().set({ view: 'sessions' });
+        const title = s.title || i18n.t('sessions.untitled');
+        useView.getState().notify({ kind: 'info', text: () => i18n.t('sessionsFind.deletedOpen', { title }) });
       }
     } catch (e) {
       setConfirm(undefined);
@@ -287,6 +292,7 @@ export function Sessions() {
           <p>
             {t('sessionsFind.confirmText', { title: confirm.title || t('sessions.untitled'), count: confirm.messages })}
           </p>
+          {confirm.id === sessionId && <p>{t('sessionsFind.confirmOpen')}</p>}
           <div className="actions">
             <button type="button" onClick={() => setConfirm(undefined)}>
               {t('sessionsFind.cancel')}

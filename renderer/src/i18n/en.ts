@@ -437,6 +437,8 @@ export const en = {
     confirmTitle: 'Delete this session?',
     confirmText: '“{{title}}” and its {{count}} messages will be deleted from this computer. This cannot be undone.',
     confirmDelete: 'Delete session',
+    confirmOpen: 'It is the conversation open in the chat: the chat starts a new one.',
+    deletedOpen: '“{{title}}” was the conversation open in the chat: the chat starts a new one.',
   },
   settings: {
     title: 'Settings',

@@ -428,6 +428,8 @@ export const zh: Strings = {
     confirmTitle: '删除这个会话？',
     confirmText: '“{{title}}”及其 {{count}} 条消息将从这台电脑上删除，无法恢复。',
     confirmDelete: '删除会话',
+    confirmOpen: '它是「对话」中正在打开的会话：删除后「对话」将开始一个新对话。',
+    deletedOpen: '已删除的“{{title}}”是「对话」中正在打开的会话：「对话」将开始一个新对话。',
   },
   settings: {
     title: '设置',

@@ -5,6 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { useView } from '../../../renderer/src/state/store';
+import { noticeText } from '../../../renderer/src/state/notices';
 import { memoryClient, session, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -127,18 +128,27 @@ describe('Sessions: rename and delete', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete rotate keys' }));
     dialog = screen.getByRole('dialog');
+    // It is the conversation on screen: the confirmation says what becomes of the chat.
+    expect(dialog.textContent).toContain('It is the conversation open in the chat: the chat starts a new one.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete session' }));
     await waitFor(() => expect(screen.queryByText('rotate keys')).toBeNull());
     expect(c.calls.find((x) => x.method === 'sessions.delete')!.args).toEqual([{ id: 's1' }]);
     expect(useView.getState().sessionId).toBeUndefined();
+    // ... and the window says it did.
+    expect(useView.getState().notices.map((n) => [n.kind, noticeText(n)])).toEqual([
+      ['info', '“rotate keys” was the conversation open in the chat: the chat starts a new one.'],
+    ]);
     expect(screen.getByText('lunch plans')).toBeTruthy();
     // The window stays on the list, the focus on the Delete of the row now in its place; after the last, the search.
     expect(useView.getState().view).toBe('sessions');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete lunch plans' }));
     await userEvent.keyboard('{Enter}');
+    // Another conversation than the one on screen: nothing is said of the chat.
+    expect(screen.getByRole('dialog').textContent).not.toContain('open in the chat');
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete session' }));
     await waitFor(() => expect(screen.queryByText('lunch plans')).toBeNull());
     expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search sessions' }));
+    expect(useView.getState().notices).toHaveLength(1);
   });
 
   it('a delete that fails says so and keeps the row', async () => {
