@@ -623,15 +623,32 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     id: 'inject.ignore-instructions',
     hints: [],
     hintPair: [
-      ['ignore', 'disregard', 'forget', 'override', 'bypass'],
-      ['instruction', 'prompt', 'rules', 'direction', 'guideline', 'message'],
+      [
+        'ignore',
+        'disregard',
+        'forget',
+        'override',
+        'bypass',
+        'pay no',
+        'outdated',
+        'void',
+        'cancel',
+        'revoked',
+        'obsolete',
+        'no longer',
+        'priority',
+      ],
+      ['instruction', 'prompt', 'rules', 'direction', 'guideline', 'message', 'told'],
     ],
     family: 'prompt-injection',
     level: 'P0',
     contexts: ALL,
     mentionable: true,
     negatable: true,
-    re: /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,30}\b(?:previous|prior|above|earlier|preceding|system|original|your|developer|safety)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?)\b/i,
+    // Set the instructions aside ("ignore your previous instructions", "pay no attention to the system prompt", "forget
+    // everything you were told"), call them void ("your previous instructions are outdated"), or rank this text above
+    // them ("higher priority than the system prompt").
+    re: /\b(?:ignore|disregard|forget|override|bypass|pay no (?:attention|heed|mind) to)\b[^.\n]{0,30}\b(?:previous|prior|above|earlier|preceding|system|original|your|developer|safety)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?)\b|\bforget (?:everything|all|whatever) (?:you(?:'ve| have)? (?:were|been) told|(?:you were |that was )?told (?:before|above|earlier))|\b(?:previous|prior|earlier|original|system|your) (?:instructions?|prompts?|rules|guidelines)\b[^.\n]{0,20}\b(?:are|is|were) (?:now )?(?:outdated|obsolete|void|cancell?ed|revoked|no longer (?:valid|in effect|applicable|apply))\b|\b(?:higher|greater|more) priority than (?:the |your |any )?(?:system (?:prompt|instructions?|message)|developer (?:instructions?|message)|previous instructions)\b/i,
     zh: new RegExp(
       String.raw`(?:忽略|无视|忽视|忘记|忘掉|不要理会|别理会|抛开|绕过)${ZH_SAY}{0,12}?` +
         String.raw`(?:(?:之前|以前|此前|先前|前面|上面|上述|以上|原有|原来|原始|最初|你的|开发者|安全)${ZH_SAY}{0,10}?` +
@@ -664,18 +681,22 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
       'you are now',
       'no longer',
       'act as',
+      'you are dan',
+      'are now dan',
+      'have no',
+      'no longer have',
     ],
     family: 'prompt-injection',
     level: 'P0',
     contexts: ALL,
     mentionable: true,
     negatable: true,
-    re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b/i,
+    re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b|\byou are (?:now )?DAN\b|\byou (?:now have no|no longer have any) (?:restrictions|rules|limits|guidelines|filters)\b|\byou have no (?:restrictions|filters) (?:at all|whatsoever|anymore)\b/i,
     zh: /(?:无限制|不受限制|越狱|上帝)模式|你现在(?:是|处于|已经|已)[^。!?！？\n]{0,10}(?:无限制|不受(?:任何)?(?:限制|约束)|越狱)|你(?:现在)?不再受[^。!?！？\n]{0,10}(?:限制|约束|规则)/,
   },
   {
     id: 'inject.disable-approvals',
-    hints: ['dangerously', 'auto-approve', 'autoapprove', 'yolo mode'],
+    hints: ['dangerously', 'auto-approve', 'autoapprove', 'yolo mode', 'grant yourself'],
     hintPair: [
       ['approv', 'sandbox', 'permission', 'safety', 'guardrail', 'policy', 'gate', 'security', 'confirmation'],
       ['disable', 'bypass', 'skip', 'turn off', 'circumvent', 'switch off', 'deactivate', 'get around'],
@@ -685,7 +706,7 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     contexts: ALL,
     mentionable: true,
     negatable: true,
-    re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b/i,
+    re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b|\bgrant yourself (?:full |all |admin(?:istrator)? |root |every )?(?:permissions?|access|privileges|rights)\b/i,
     zh: /(?:关闭|关掉|禁用|停用|绕过|跳过|规避|避开)[^。!?！？\n]{0,10}?(?:审批|批准提示|用户确认|确认提示|沙箱|沙盒|安全检查|权限检查|权限提示|安全策略)/,
   },
   {
@@ -836,4 +857,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-26';
+export const AUDITOR_VERSION = 'rules-27';
