@@ -34,11 +34,17 @@ export class WatchProblems {
   readonly add = (err: Error, dir?: string): void => {
     const kind = dir === undefined ? REFRESH : ((err as NodeJS.ErrnoException).code ?? err.message);
     const error = (err as NodeJS.ErrnoException).code ?? err.message;
-    let k = this.kinds.get(kind);
-    if (!k) this.kinds.set(kind, (k = { folders: new Set(), error }));
-    // A refresh that failed again says the error of now, in the one warning.
-    else if (kind === REFRESH) k.error = error;
-    if (dir !== undefined) k.folders.add(dir);
+    const k = this.kinds.get(kind);
+    if (!k) this.kinds.set(kind, { folders: new Set(dir === undefined ? [] : [dir]), error });
+    else if (dir === undefined) {
+      // A refresh that failed again: the one warning says the error of now.
+      if (k.error === error) return;
+      k.error = error;
+    } else {
+      // A folder tried again (after a walk, on the watcher's timer) that still fails: nothing new to tell.
+      if (k.folders.has(dir)) return;
+      k.folders.add(dir);
+    }
     this.tell();
   };
 

@@ -104,6 +104,58 @@ test(
 );
 
 test(
+  'a folder that could not be watched is tried again by itself: the warning goes with no file event',
+  { timeout: 30_000 },
+  async (t) => {
+    let tries = 0;
+    const env = await serviceEnv(t, {
+      files: { '.workbuddy/skills/a/SKILL.md': skill('a') },
+      extra: {
+        workspaceOptions: {
+          ...testWorkspace,
+          watch: true,
+          // No watch left for `a` at the first try only (the limit raised, or other watches closed, since).
+          watchFolder: (dir, o) => {
+            if (basename(dir) === 'a' && ++tries === 1)
+              throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached`), {
+                code: 'ENOSPC',
+              });
+            return watch(dir, o);
+          },
+        },
+      },
+    });
+    const watchWarnings = async () =>
+      (await env.call('workspace.current', {}))!.diagnostics.filter((d) => d.code === 'catalog.watch');
+    assert.equal((await watchWarnings()).length, 1);
+    // The product's own retry delay (5 s): nothing is written, and the warning still goes.
+    await env.next('workspace.changed', (p) => !p.workspace.diagnostics.some((d) => d.code === 'catalog.watch'));
+    assert.deepEqual(await watchWarnings(), []);
+    assert.equal(tries, 2);
+  },
+);
+
+test('a folder that still fails when tried again, or the same refresh failure, tells the window nothing new', async () => {
+  let told = 0;
+  const p = new WatchProblems(() => told++);
+  const turn = () => new Promise((r) => setImmediate(r));
+  const enospc = Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), {
+    code: 'ENOSPC',
+  });
+  p.add(enospc, '/skills/a');
+  await turn();
+  p.add(enospc, '/skills/a');
+  await turn();
+  assert.equal(told, 1);
+  p.add(new Error('database is locked'));
+  await turn();
+  p.add(new Error('database is locked'));
+  await turn();
+  assert.equal(told, 2);
+  p.close();
+});
+
+test(
   'a hot reload that failed is one warning with the latest error, gone once a later refresh succeeds',
   { timeout: 20_000 },
   async (t) => {

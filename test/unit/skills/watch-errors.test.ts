@@ -1,7 +1,8 @@
 // A skill folder that cannot be watched is said, never dropped in silence: the watcher names each folder whose watch
 // could not be made (no inotify watch left: ENOSPC; no descriptor: EMFILE) or whose watch ended, with the error, and
-// the folders it does watch still hot-reload. Such a folder is tried again after each walk, and said once more when it
-// is watched or gone, so that no one counts it any longer.
+// the folders it does watch still hot-reload. Such a folder is tried again after each walk, and on a timer that backs
+// off while any is left (no file event needed), and said once more when it is watched or gone, so that no one counts
+// it any longer.
 //
 // The failures are injected through `watchCatalog`'s `watch` option: a real ENOSPC needs the machine's
 // fs.inotify.max_user_watches lowered (one limit for every process of the user, tests running beside this one
@@ -161,4 +162,78 @@ test('a folder whose watch ended is watched anew after the next walk', async () 
   } finally {
     await w.close();
   }
+});
+
+/** Resolves once `ok()` holds, checked every 10 ms; fails after `boundMs` (a generous bound, not a speed target). */
+async function eventually(ok: () => boolean, what: string, boundMs = 10_000): Promise<void> {
+  for (const end = Date.now() + boundMs; !ok(); await new Promise((r) => setTimeout(r, 10)))
+    if (Date.now() > end) throw new Error(`not within ${boundMs} ms: ${what}`);
+}
+
+test('a folder that could not be watched is tried again on a timer that backs off, with no file event', async () => {
+  const { user, catalog } = await catalogOf(['one', 'two']);
+  const two = join(user, 'two');
+  let tries = 0;
+  const delays: (number | undefined)[] = [];
+  const watchedAgain: (string | undefined)[] = [];
+  const changes: CatalogChange[] = [];
+  catalog.on('change', (c: CatalogChange) => changes.push(c));
+  const w = watchCatalog(catalog, {
+    debounceMs: 50,
+    retryMs: 20,
+    // After each failure the watcher has set its next try: its delay, read once the walk or retry is over.
+    onError: () => void Promise.resolve().then(() => delays.push(w.retryIn())),
+    onWatched: (dir) => watchedAgain.push(dir),
+    watch: (dir, o) => {
+      // No watch left for `two` the first two times (the limit raised, or other watches closed, since).
+      if (dir === two && ++tries <= 2) throw errno('ENOSPC', dir);
+      return watch(dir, o);
+    },
+  });
+  try {
+    await w.ready;
+    assert.equal(tries, 1);
+    await eventually(() => watchedAgain.includes(two), 'the folder watched on a retry');
+    assert.equal(tries, 3);
+    assert.deepEqual(delays, [20, 40], 'the second try waits twice as long as the first');
+    assert.ok(w.watched().includes(join(two, 'SKILL.md')), w.watched().join('\n'));
+    assert.equal(w.retryIn(), undefined, 'no retry is left once every folder is watched');
+
+    // Now watched: an edit in `two` hot-reloads.
+    const p = nextChange(catalog);
+    writeTree(two, { 'SKILL.md': skillMd({ name: 'two', description: 'the two skill, edited' }) });
+    assert.deepEqual((await p).changed, ['two']);
+    // The retries and the refresh after the watch read nothing new: the edit is the one change.
+    assert.deepEqual(changes, [{ added: [], removed: [], changed: ['two'] }]);
+  } finally {
+    await w.close();
+  }
+});
+
+test('the retries stop when the watcher closes', async () => {
+  const { user, catalog } = await catalogOf(['one']);
+  let tries = 0;
+  const w = watchCatalog(catalog, {
+    retryMs: 20,
+    onError: () => {},
+    watch: (dir, o) => {
+      if (dir === join(user, 'one')) {
+        tries++;
+        throw errno('ENOSPC', dir);
+      }
+      return watch(dir, o);
+    },
+  });
+  try {
+    await w.ready;
+    await eventually(() => tries >= 2, 'a retry');
+    assert.equal(typeof w.retryIn(), 'number');
+  } finally {
+    await w.close();
+  }
+  assert.equal(w.retryIn(), undefined);
+  const after = tries;
+  // Longer than the next retry's delay could be by now: no try comes after close.
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(tries, after);
 });

@@ -27,6 +27,11 @@ export interface WatchOptions {
    * `onError` failed, so the skill list is current again.
    */
   onWatched?: (dir?: string) => void;
+  /**
+   * While a folder cannot be watched, it is tried again after this long (ms), then twice as long each time it still
+   * fails, up to 5 minutes; a walk tries it too.
+   */
+  retryMs?: number;
   /** What makes one folder's watch: node:fs `watch` (tests give one that fails as the system can). */
   watch?: (dir: string, options: { persistent: boolean; encoding: 'utf8' }) => FSWatcher;
 }
@@ -36,10 +41,14 @@ export interface CatalogWatcher {
   ready: Promise<void>;
   /** What is watched now (tests): each walked folder, and the SKILL.md of each folder watched for that alone. */
   watched(): string[];
+  /** The delay of the next try of the folders that could not be watched, while one is set (tests). */
+  retryIn(): number | undefined;
   close(): Promise<void>;
 }
 
 const SKILL_FILE = /^skill\.md$/i;
+/** The longest wait between two tries of a folder that could not be watched. */
+const RETRY_MAX_MS = 300_000;
 
 /**
  * What an event in one watched folder can mean. `walked`: an entry there may be (or have been) a skill folder, so any
@@ -108,6 +117,27 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
   };
   /** A refresh failed and was said through `onError`; no walk has succeeded since. */
   let refreshFailed = false;
+  // Folders that could not be watched are tried again on a timer (a watch may be left again: the limit raised, other
+  // watches closed) as well as after each walk: no file event needs to come first. It backs off while they fail, and
+  // never keeps the process alive.
+  const retryFirstMs = opts.retryMs ?? 5_000;
+  let retryMs = retryFirstMs;
+  let retry: NodeJS.Timeout | undefined;
+  const retryLater = (): void => {
+    if (closed || failed.size === 0) {
+      if (retry) clearTimeout(retry);
+      retry = undefined;
+      retryMs = retryFirstMs;
+      return;
+    }
+    if (retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      sync();
+    }, retryMs);
+    retry.unref();
+  };
 
   const schedule = (): void => {
     if (closed) return;
@@ -162,11 +192,6 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
    */
   const sync = (): void => {
     if (closed) return;
-    // A walk finished (this watcher's refresh or anyone's): what a failed refresh left out of date is read now.
-    if (refreshFailed) {
-      refreshFailed = false;
-      opts.onWatched?.();
-    }
     const next = wanted();
     for (const [dir, entry] of watchers) {
       if (next.has(dir)) continue;
@@ -212,16 +237,28 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
         entry.stale = true;
         failed.add(dir);
         opts.onError?.(e, dir);
+        retryLater();
       });
       watchers.set(dir, entry);
       added = true;
     }
     // A folder that could not be watched and that the walk no longer lists is gone: nothing of it is left to follow.
     for (const dir of failed) if (!next.has(dir)) unfailed(dir);
+    retryLater();
+    // A folder watched for the first time, or again after it could not be: what changed in it meanwhile is read.
     if (added && started) schedule();
   };
 
-  catalog.on('walked', sync);
+  /** A walk finished (this watcher's refresh or anyone's): what a failed refresh left out of date is read now. */
+  const walked = (): void => {
+    if (refreshFailed && !closed) {
+      refreshFailed = false;
+      opts.onWatched?.();
+    }
+    sync();
+  };
+
+  catalog.on('walked', walked);
   sync();
   started = true;
 
@@ -236,10 +273,12 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
       }
       return out;
     },
+    retryIn: () => (retry ? retryMs : undefined),
     close() {
       closed = true;
-      catalog.off('walked', sync);
+      catalog.off('walked', walked);
       if (timer) clearTimeout(timer);
+      retryLater();
       for (const { w } of watchers.values()) w.close();
       watchers.clear();
       return Promise.resolve();
