@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuditFinding, PermissionDiff, Permissions as Asked } from '../../../preload/contract';
 import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { LevelLegend } from './Levels';
 
 export function Findings({ findings }: { findings: AuditFinding[] }) {
@@ -19,7 +20,7 @@ export function Findings({ findings }: { findings: AuditFinding[] }) {
             <code>
               {f.file}:{f.line}
             </code>{' '}
-            {say(f.words, f.message)} <code className="muted small-text rule">{f.rule}</code>
+            <SaidText words={f.words} fallback={f.message} /> <code className="muted small-text rule">{f.rule}</code>
           </div>
           {f.excerptWords?.length ? (
             // A permission diff: its lines said in the window's language, not the CLI's English excerpt.

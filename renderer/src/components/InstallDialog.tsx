@@ -3,7 +3,7 @@
 // P0 shows why and offers no Approve; approval is bound to the audited content hash.
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { useClient } from '../api/context';
 import { failure, type Shown } from '../i18n/ErrorText';
 import type { InstallOutcome } from '../../../preload/contract';
@@ -17,7 +17,6 @@ import { DialogFooter, ErrorLine } from './DialogFooter';
 
 export function InstallDialog() {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const set = useView((s) => s.set);
   const [source, setSource] = useState('');
@@ -206,7 +205,7 @@ export function InstallDialog() {
           </p>
           {result.status === 'refused' && (
             <p role="alert" className="error">
-              {t('install.refused')} {say(result.words, result.reason)}
+              {t('install.refused')} <SaidText words={result.words} fallback={result.reason} />
             </p>
           )}
           {result.status === 'exists' && <p className="muted">{t('install.exists', { name: report.skill })}</p>}

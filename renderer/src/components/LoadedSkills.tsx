@@ -6,12 +6,11 @@ import { useClient } from '../api/context';
 import { failure, type Shown } from '../i18n/ErrorText';
 import type { LoadedSkill } from '../../../preload/contract';
 import { useView } from '../state/store';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { ErrorLine } from './DialogFooter';
 
 export function LoadedSkills() {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const sessionId = useView((s) => s.sessionId);
   const tick = useView((s) => s.loadedTick);
@@ -67,7 +66,9 @@ export function LoadedSkills() {
                 {t('loaded.unloadShort')}
               </button>
             </div>
-            <div className="small-text">{say(s.words, s.reason)}</div>
+            <div className="small-text">
+              <SaidText words={s.words} fallback={s.reason} />
+            </div>
             <dl className="facts">
               <dt>{t('loaded.tier')}</dt>
               <dd>{t(`tier.${s.tier}`)}</dd>

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18n from 'i18next';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { useClient } from '../api/context';
 import { failure, type Shown } from '../i18n/ErrorText';
 import type { MethodOutput } from '../../../preload/contract';
@@ -72,7 +72,6 @@ export function PendingBadge() {
 
 function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: boolean): void }) {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const [results, setResults] = useState<Record<string, Outcome>>({});
   const [error, setError] = useState<Shown>();
@@ -122,7 +121,9 @@ function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: b
             {r ? (
               <p role="status" className={r.status === 'installed' ? 'ok' : 'muted'}>
                 {h.gone && r.status === 'rejected' ? t('pending.dismissed') : t(`sources.status.${r.status}`)}{' '}
-                {r.status !== 'installed' && r.status !== 'rejected' && say(r.words, r.reason)}
+                {r.status !== 'installed' && r.status !== 'rejected' && (
+                  <SaidText words={r.words} fallback={r.reason} />
+                )}
               </p>
             ) : h.gone ? (
               // What it would install is gone: nothing to approve, only the record to dismiss.

@@ -4,7 +4,7 @@
 // Approve, P0 is refused and the draft stays open to fix). Everything shown is text React escapes.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { create } from 'zustand';
 import { useClient } from '../api/context';
 import { ErrorText, failure, type Failure, type Shown } from '../i18n/ErrorText';
@@ -43,7 +43,6 @@ type Stage = { kind: 'drafting' } | { kind: 'failed'; error: Failure } | { kind:
 
 export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const ids = { text: useId(), scope: useId() };
   const [stage, setStage] = useState<Stage>({ kind: 'drafting' });
@@ -178,7 +177,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
                           {d.line ? `:${d.line}` : ''}
                           {d.field ? ` ${d.field}` : ''}
                         </code>{' '}
-                        {say(d.words, d.message)}
+                        <SaidText words={d.words} fallback={d.message} />
                       </li>
                     ))}
                   </ul>
@@ -192,7 +191,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
           )}
           {outcome?.status === 'refused' && (
             <p role="alert" className="error">
-              {t('saveSkill.refused')} {say(outcome.words, outcome.reason)}
+              {t('saveSkill.refused')} <SaidText words={outcome.words} fallback={outcome.reason} />
             </p>
           )}
           {outcome?.status === 'pending' && !done && <p className="notice warning">{t('saveSkill.pending')}</p>}

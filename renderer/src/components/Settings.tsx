@@ -186,7 +186,7 @@ export function Settings() {
                 {d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ''}` : ''}:{' '}
                 {d.severity === 'error' ? '' : `${t(`severity.${d.severity}`)}: `}
                 {d.field ? `${d.field}: ` : ''}
-                {say(d.words, d.message)}
+                <SaidText words={d.words} fallback={d.message} />
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@
 // file:line, diagnostics, resources and its SKILL.md rendered. Trust opens the same review as the sidebar's.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { useClient } from '../api/context';
 import { failure, type Shown } from '../i18n/ErrorText';
 import type { SkillDetail as Detail } from '../../../preload/contract';
@@ -24,7 +24,6 @@ function stateKey(d: Detail): string {
 
 export function SkillDetail() {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const sel = useView((s) => s.selectedSkill);
@@ -157,7 +156,7 @@ export function SkillDetail() {
                     </code>{' '}
                     <span className={`badge sev-${x.severity}`}>{t(`severity.${x.severity}`)}</span>{' '}
                     {x.field ? `${x.field}: ` : ''}
-                    {say(x.words, x.message)}
+                    <SaidText words={x.words} fallback={x.message} />
                   </li>
                 ))}
               </ul>

@@ -3,7 +3,7 @@
 // the permission diff (Update installs a clean one, a widening waits for Approve), and each failed check's reason.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { useClient } from '../api/context';
 import { failure, type Failure, type Shown } from '../i18n/ErrorText';
 import type { InstallOutcome, SkillUpdate } from '../../../preload/contract';
@@ -77,14 +77,13 @@ export function UpdatesBadge() {
 /** A check that failed: the skill and why, in the window's language. */
 function FailedCheck({ u }: { u: SkillUpdate }) {
   const { t } = useTranslation();
-  const say = useSay();
   return (
     <section className="update-item" aria-label={u.name}>
       <h3>
         {u.name} <span className="muted small-text">{t(`tier.${u.tier}`)}</span>
       </h3>
       <p role="alert" className="error">
-        {say(u.words, u.reason)}
+        <SaidText words={u.words} fallback={u.reason} />
       </p>
     </section>
   );
@@ -92,7 +91,6 @@ function FailedCheck({ u }: { u: SkillUpdate }) {
 
 function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): void }) {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const [results, setResults] = useState<Record<string, InstallOutcome>>({});
   const [error, setError] = useState<Shown>();
@@ -171,7 +169,8 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
             )}
             {r && (
               <p role="status" className={r.status === 'installed' ? 'ok' : 'muted'}>
-                {t(`sources.status.${r.status}`)} {r.status !== 'installed' && say(r.words, r.reason)}
+                {t(`sources.status.${r.status}`)}{' '}
+                {r.status !== 'installed' && <SaidText words={r.words} fallback={r.reason} />}
               </p>
             )}
             {r?.status === 'pending' && (

@@ -10,6 +10,7 @@ import type { InstallOutcome, MarketHit, OpenedSource, Said } from '../../../pre
 import { skillOf, withReport } from '../state/install';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { AuditFindings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { DialogFooter, ErrorLine } from './DialogFooter';
@@ -239,7 +240,11 @@ export function SourceInstall({
                   <LevelBadge level={s.level} /> <strong>{s.name}</strong>
                   {s.plugin && <span className="muted"> [{s.plugin}]</span>} — {s.description}
                 </label>
-                {s.problem && <p className="error small-text">{say(s.problemWords, s.problem)}</p>}
+                {s.problem && (
+                  <p className="error small-text">
+                    <SaidText words={s.problemWords} fallback={s.problem} />
+                  </p>
+                )}
               </li>
             ))}
           </ul>
@@ -316,7 +321,9 @@ export function SourceInstall({
                 <span role="status">{t(`sources.status.${r.status}`)}</span>
               </p>
               {r.reason && r.status !== 'installed' && (
-                <p className="muted">{r.status === 'rejected' ? r.reason : say(r.words, r.reason)}</p>
+                <p className="muted">
+                  {r.status === 'rejected' ? r.reason : <SaidText words={r.words} fallback={r.reason} />}
+                </p>
               )}
               {r.status === 'pending' && r.report && (
                 <>

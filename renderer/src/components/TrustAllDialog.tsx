@@ -8,6 +8,7 @@ import type { MethodOutput } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { Modal } from './Modal';
 import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { ErrorLine } from './DialogFooter';
 
 type TrustSummary = MethodOutput<'skills.trustAll'>;
@@ -85,7 +86,7 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
               <ul>
                 {summary.refused.map((r) => (
                   <li key={r.name}>
-                    <strong>{r.name}</strong>: {say(r.words, r.reason)}
+                    <strong>{r.name}</strong>: <SaidText words={r.words} fallback={r.reason} />
                   </li>
                 ))}
               </ul>

@@ -6,11 +6,10 @@ import { useClient } from '../api/context';
 import { ErrorText, failure, type Shown } from '../i18n/ErrorText';
 import type { WorkspaceInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 
 export function WatchBanner({ workspace }: { workspace: WorkspaceInfo }) {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const set = useView((s) => s.set);
   const [busy, setBusy] = useState(false);
@@ -33,7 +32,9 @@ export function WatchBanner({ workspace }: { workspace: WorkspaceInfo }) {
   return (
     <div role="status" className="store-banner watch-banner warn">
       {problems.map((d) => (
-        <p key={d.field ?? d.message}>{say(d.words, d.message)}</p>
+        <p key={d.field ?? d.message}>
+          <SaidText words={d.words} fallback={d.message} />
+        </p>
       ))}
       <button type="button" onClick={() => void reload()} disabled={busy} title={t('workspace.reloadHint')}>
         {t('workspace.reload', { name: workspace.name })}

@@ -30,6 +30,9 @@ const loaded = [
   },
 ];
 
+/** A parser's own message holding markup and markdown. */
+const YAML = 'bad indentation <img src=x onerror=alert(1)> **here**';
+
 describe('loaded skills panel', () => {
   it('lists each loaded skill with why, tier, version, tokens and resources, and unloads one', async () => {
     const c = memoryClient({ loaded });
@@ -130,6 +133,14 @@ describe('skill detail', () => {
           field: 'name',
           message: 'differs from the folder',
         },
+        {
+          severity: 'error',
+          code: 'diag.yaml',
+          file: 'SKILL.md',
+          line: 3,
+          message: `Invalid YAML in frontmatter: ${YAML}`,
+          words: { code: 'diag.yaml', params: { error: YAML } },
+        },
       ],
       resources: ['scripts/go.sh'],
       body: '# Deploying\n\nRun the checks.',
@@ -145,6 +156,11 @@ describe('skill detail', () => {
     expect(screen.getByText('dist/**')).toBeTruthy();
     expect(screen.getByText('上线')).toBeTruthy();
     expect(screen.getByText(/differs from the folder/)).toBeTruthy();
+    // The YAML parser's own message: as it said it, in code, never read as markup.
+    const parser = screen.getByText(YAML);
+    expect(parser.tagName).toBe('CODE');
+    expect(parser.closest('li')!.textContent).toContain(`Invalid YAML in frontmatter: ${YAML}`);
+    expect(document.querySelector('.page img, li img, li strong')).toBeNull();
   });
 
   it('shows the error for a skill that cannot be shown', async () => {

@@ -29,6 +29,8 @@ describe('skill folders not watched', () => {
     expect(text).toContain(`有 3120 个文件夹（包括 ${FOLDER}）中的技能变更未被跟踪`);
     expect(text).toContain(COMMAND);
     expect(text).toContain(`有 2 个文件夹（包括 ${FOLDER}）中的技能变更未被跟踪（EMFILE）`);
+    // The file system's own word for why, as it said it: in code.
+    expect([...banner.querySelectorAll('code')].map((x) => x.textContent)).toContain('EMFILE');
     expect(text.replaceAll(COMMAND, '').replaceAll(FOLDER, '')).not.toMatch(ENGLISH_SENTENCE);
 
     await userEvent.click(screen.getByRole('button', { name: '重新加载 alpha' }));
