@@ -72,6 +72,8 @@ export const WORDS = {
   'audit.exfil.sensitive-read': 'reads credentials or secrets (SSH/cloud keys, tokens, .env)',
   'audit.exfil.network-send': 'sends data over the network',
   'audit.exfil.instruction': 'tells the agent to send workspace data or secrets to an outside address',
+  'audit.exfil.reply-secret':
+    'tells the agent to show secrets in its answer (they go to the model provider and stay in the conversation)',
   'audit.exfil.url-secret':
     'tells the agent to put secrets (keys, tokens, .env) into a URL it renders or opens: a disguised upload',
   'audit.exfil.url-data':

@@ -42,6 +42,7 @@ export const wordsZh: Record<WordCode, string> = {
   'audit.exfil.sensitive-read': '读取凭据或机密（SSH/云密钥、令牌、.env）',
   'audit.exfil.network-send': '通过网络发送数据',
   'audit.exfil.instruction': '让智能体把工作区数据或机密发到外部地址',
+  'audit.exfil.reply-secret': '让智能体在回答里展示机密（机密会发给模型服务商，并留在对话记录中）',
   'audit.exfil.url-secret': '让智能体把机密（密钥、令牌、.env）放进它渲染或打开的网址：一种伪装的上传',
   'audit.exfil.url-data': '把工作区或对话数据放进网址的查询部分（图片或链接在渲染或打开时把它发出去）',
   'audit.network.curl': '从网络下载（curl）',

@@ -421,6 +421,37 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     ),
   },
   {
+    id: 'exfil.reply-secret',
+    hints: [],
+    hintPair: [
+      ['reply', 'answer', 'response', 'output', 'chat', 'message'],
+      [
+        '.env',
+        'environment variable',
+        'secret',
+        'credential',
+        'password',
+        'private key',
+        'api key',
+        'token',
+        '.ssh',
+        'id_rsa',
+        'ssh key',
+      ],
+    ],
+    family: 'exfiltration',
+    level: 'P1',
+    contexts: ['prose', 'comment'],
+    negatable: true,
+    // Telling the agent to show secrets in its answer: they go to the model provider and stay in the conversation.
+    re: /\b(?:print|show|output|echo|display|copy|paste|include|reveal|list|dump|write|put|quote)\b[^.\n]{0,40}(?:\.env\b|\b(?:environment variables?|secrets?|credentials?|passwords?|private keys?|api keys?|access tokens?|auth tokens?|ssh keys?|id_rsa)\b|~\/\.ssh)[^.\n]{0,40}\b(?:in|into|to) (?:your|the) (?:reply|answer|response|chat|message)\b/i,
+    zh: new RegExp(
+      String.raw`(?:把|将)${ZH_SAY}{0,40}?(?:\.env|环境变量|密钥|私钥|凭据|凭证|令牌|密码|机密)${ZH_SAY}{0,30}?` +
+        String.raw`(?:复制|粘贴|写|放|贴|打印|输出|列)(?:到|进|在)?${ZH_SAY}{0,10}?(?:回复|回答|答复|消息)` +
+        String.raw`|在(?:你的)?(?:回复|回答|答复)(?:中|里)${ZH_SAY}{0,20}?(?:打印|输出|列出|显示|附上)${ZH_SAY}{0,30}?(?:\.env|环境变量|密钥|私钥|凭据|凭证|令牌|密码|机密)`,
+    ),
+  },
+  {
     id: 'exfil.url-secret',
     hints: ['http'],
     hintPair: [['url', 'query', 'link', 'src', 'href'], EMBED_HINTS],
@@ -857,4 +888,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-27';
+export const AUDITOR_VERSION = 'rules-28';
