@@ -376,11 +376,14 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
       'cookies',
       'find-',
       'shadow',
+      'json.stringify(process.env',
+      'json.dumps(os.environ',
+      'str(os.environ',
     ],
     family: 'exfiltration',
     level: 'P1',
     contexts: ['shell', 'script'],
-    re: /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+|%USERPROFILE%|expanduser\(["']~)[/\\]*\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|(?:~|\$HOME)\/\.npmrc|\b(?:AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY|NPM_TOKEN|SLACK_TOKEN|STRIPE_SECRET_KEY)\b|(?:cat|source|read|open|load|readFile\w*)\W{1,3}[\w./-]*\.env\b(?![.\w])|\bLogin Data\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b|\/etc\/shadow/i,
+    re: /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/(?:[\w.-]+|\*)|%USERPROFILE%|expanduser\(["']~|(?:homedir|Path\.home)\(\)[^\n]{0,20}?["'`])[/\\]*\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure|npmrc|netrc|pypirc|git-credentials)\b|\bjson\.dumps\(\s*os\.environ\s*\)|\bJSON\.stringify\(\s*process\.env\s*\)|\bstr\(\s*os\.environ\s*\)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|(?:~|\$HOME)\/\.npmrc|\b(?:AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY|NPM_TOKEN|SLACK_TOKEN|STRIPE_SECRET_KEY)\b|(?:cat|source|read|open|load|readFile\w*)\W{1,3}[\w./-]*\.env\b(?![.\w])|\bLogin Data\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b|\/etc\/shadow/i,
   },
   {
     id: 'exfil.network-send',
@@ -888,4 +891,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-28';
+export const AUDITOR_VERSION = 'rules-29';
