@@ -1,15 +1,12 @@
 // The banner over every view while the database is not sound: each damaged file set aside, with its path, and a
 // button that acknowledges exactly those (the files stay where they are); or why the database cannot be opened.
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClient } from '../api/context';
 import { ErrorText, failure, type Shown } from '../i18n/ErrorText';
 import type { WorkspaceInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
-import { SaidText } from '../i18n/SaidText';
-
-/** Stands for the reason inside the banner's sentence until the reason's own element takes its place. */
-const REASON = '\u2063';
+import { SaidText, Sentence } from '../i18n/SaidText';
 
 export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store']> }) {
   const { t } = useTranslation();
@@ -38,10 +35,9 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
       ))}
       {store.problem && (
         <p>
-          <Sentence
-            text={t('workspace.storeProblem', { problem: REASON })}
-            said={<SaidText words={store.problemWords} fallback={store.problem} />}
-          />
+          <Sentence k="workspace.storeProblem" slot="problem">
+            <SaidText words={store.problemWords} fallback={store.problem} />
+          </Sentence>
         </p>
       )}
       {store.damaged.length > 0 && (
@@ -60,25 +56,11 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
 
 /** One damaged file: the sentence in the window's language, its reason as words (SQLite's own message in code). */
 function DamagedLine({ d }: { d: NonNullable<WorkspaceInfo['store']>['damaged'][number] }) {
-  const { t } = useTranslation();
   return (
     <p>
-      <Sentence
-        text={t('workspace.storeDamaged', { path: d.movedTo, reason: REASON })}
-        said={<SaidText words={d.words} fallback={d.reason} />}
-      />
+      <Sentence k="workspace.storeDamaged" slot="reason" params={{ path: d.movedTo }}>
+        <SaidText words={d.words} fallback={d.reason} />
+      </Sentence>
     </p>
-  );
-}
-
-/** `text` with `said` in place of REASON. */
-function Sentence({ text, said }: { text: string; said: ReactNode }) {
-  const [before, after = ''] = text.split(REASON);
-  return (
-    <>
-      {before}
-      {said}
-      {after}
-    </>
   );
 }

@@ -3,9 +3,8 @@
 // own message, in code after the window's lead. A failure may stand inside one of the window's own sentences, at its
 // `{{error}}`. React escapes every part: nothing of a failure is read as HTML or markdown.
 import i18n from 'i18next';
-import { useTranslation } from 'react-i18next';
 import type { Said } from '../../../preload/contract';
-import { SaidText } from './SaidText';
+import { SaidText, Sentence } from './SaidText';
 import { sayWith } from './say';
 
 /** What failed, and the window's sentence it is said in, if any. */
@@ -23,9 +22,6 @@ export type Shown = Failure | string;
 export function failure(error: unknown, key?: string, params?: Record<string, string | number>): Failure {
   return { error, ...(key ? { key } : {}), ...(params ? { params } : {}) };
 }
-
-/** Stands for the failure inside the window's sentence until it is split out (never in a translation). */
-const MARK = '\u2063';
 
 function wordsOf(e: unknown): Said | undefined {
   return e && typeof e === 'object' && 'words' in e ? (e as { words?: Said }).words : undefined;
@@ -51,25 +47,19 @@ export function shownText(shown: Shown): string {
 
 /** `error` in the window's language: the translated lead as text, another party's own words in code. */
 export function ErrorText({ error }: { error: Shown }) {
-  useTranslation(); // follows a language switch
   if (typeof error === 'string') return <>{error}</>;
   const words = wordsOf(error.error);
   const said = words ? <SaidText words={words} /> : <code className="said">{messageOf(error.error)}</code>;
-  const around = lead(error, words, MARK);
-  if (around === undefined) return said;
-  const at = around.indexOf(MARK);
-  // A translation that lost its {{error}} still shows the failure, after it.
-  if (at < 0)
+  if (error.key)
     return (
-      <>
-        {around} {said}
-      </>
+      <Sentence k={error.key} slot="error" params={error.params}>
+        {said}
+      </Sentence>
     );
+  if (words) return said;
   return (
-    <>
-      {around.slice(0, at)}
+    <Sentence k="common.failed" slot="error">
       {said}
-      {around.slice(at + MARK.length)}
-    </>
+    </Sentence>
   );
 }

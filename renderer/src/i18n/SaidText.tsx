@@ -1,6 +1,7 @@
 // Words main sent, said in the window's language, with what another party said in its own words — a `detail` or
 // `error` parameter given as plain text (a provider's error body, a parser's message) — shown as it is, in code, at
 // its place in the sentence. Words inside the parameters are said in the window's language as usual.
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Said } from '../../../preload/contract';
 import { sayWith } from './say';
@@ -32,6 +33,39 @@ export function SaidText({ words, fallback = '' }: { words: Said | undefined; fa
           p
         ),
       )}
+    </>
+  );
+}
+
+/**
+ * The window's sentence `k` with `children` (another party's text, or a sentence around it, as an element) at its
+ * `{{slot}}`. A translation that lost its slot still shows `children`, after it.
+ */
+export function Sentence({
+  k,
+  slot,
+  params,
+  children,
+}: {
+  k: string;
+  slot: string;
+  params?: Readonly<Record<string, string | number>> | undefined;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const around = t(k, { ...params, [slot]: MARK });
+  const at = around.indexOf(MARK);
+  if (at < 0)
+    return (
+      <>
+        {around} {children}
+      </>
+    );
+  return (
+    <>
+      {around.slice(0, at)}
+      {children}
+      {around.slice(at + MARK.length)}
     </>
   );
 }

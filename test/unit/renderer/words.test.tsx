@@ -10,6 +10,7 @@ import { zh as zhTable } from '../../../renderer/src/i18n/zh';
 import { initI18n } from '../../../renderer/src/i18n';
 import { sayWith, useSay } from '../../../renderer/src/i18n/say';
 import { ErrorText, failure, shownText, type Shown } from '../../../renderer/src/i18n/ErrorText';
+import { Sentence } from '../../../renderer/src/i18n/SaidText';
 import { ENGLISH_SENTENCE, outsideCode } from './render';
 
 const sorted = (xs: string[]) => [...new Set(xs)].sort();
@@ -170,6 +171,23 @@ describe('errors main sent with words', () => {
     expect(code.map((c) => c.textContent)).toEqual([hostile]);
     expect(outsideCode(p)).toBe('出错了：');
     expect(ENGLISH_SENTENCE.test(outsideCode(p))).toBe(false);
+  });
+
+  it("puts an element at its slot of the window's sentence, and after one whose translation lost the slot", () => {
+    const i18n = initI18n('zh');
+    const at = (k: string) =>
+      render(
+        <p>
+          <Sentence k={k} slot="reason" params={{ path: '/tmp/x.db' }}>
+            <code>{hostile}</code>
+          </Sentence>
+        </p>,
+      ).container.querySelector('p')!;
+    const p = at('workspace.storeDamaged');
+    expect(p.querySelector('img')).toBeNull();
+    expect(p.textContent).toBe(i18n.t('workspace.storeDamaged', { path: '/tmp/x.db', reason: hostile }));
+    i18n.addResource('zh', 'translation', 'test.lostSlot', '数据库已损坏');
+    expect(at('test.lostSlot').textContent).toBe(`数据库已损坏 ${hostile}`);
   });
 
   it("says the window's own sentence as it is", () => {
