@@ -848,6 +848,10 @@ export const WORDS = {
   'mcp.noServer': 'no server "{{name}}"',
   'mcp.trustUnreadable': '{{file}}: cannot be read: {{error}}',
   'mcp.trustDamaged': '{{file}}: not a JSON object; it is left as it is: move it aside to trust servers again',
+  // an mcp.json that cannot be written (main/core/service/mcp.ts); `error`, `trustError` are fs words
+  'mcp.cannotWrite': '{{file}} cannot be written ({{error}}): nothing was changed',
+  'mcp.trustNotPutBack':
+    '{{file}} cannot be written ({{error}}), and {{trust}} could not be put back as it was ({{trustError}}): check which servers it trusts',
   // what is wrong with a damaged database (main/core/store/db.ts); `detail` is SQLite's own message
   'store.empty': 'the file is empty (0 bytes)',
   'store.short': "the file is {{bytes}} bytes, shorter than SQLite's header",

@@ -4,6 +4,7 @@
 // the file is edited in place with jsonc-parser's `modify` (the other servers, their order and fields stay as written)
 // and written atomically, readable by the user only (it holds env values and headers).
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { english, readRegularFile, Refusal, say, writeFileAtomic, type Diagnostic, type Said } from '../base/index.js';
@@ -248,6 +249,31 @@ export function trustedMcpServers(dataDir: string, workspace: string): Record<st
   const mine = all[workspace];
   if (!isObject(mine)) return {};
   return Object.fromEntries(Object.entries(mine).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/**
+ * The trust record as it is now (`file`), and `restore`, which puts it back so: a change of it whose workspace's
+ * mcp.json then cannot be written is undone, and no server stays trusted, or forgotten, for a setup never written.
+ */
+export function keepMcpTrust(dataDir: string): { file: string; restore(): void } {
+  const file = join(dataDir, TRUST_FILE);
+  /** Its text; undefined when there is none; null when it cannot be read (a change of it is refused, nothing written). */
+  const read = (): string | undefined | null => {
+    try {
+      return readRegularFile(file);
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
+    }
+  };
+  const was = read();
+  return {
+    file,
+    restore: () => {
+      if (was === null || read() === was) return;
+      if (was === undefined) rmSync(file, { force: true });
+      else writeFileAtomic(file, was, { mode: 0o600 });
+    },
+  };
 }
 
 /** Trust the workspace's server `name` as `config` is now (undefined: no longer trusted). */

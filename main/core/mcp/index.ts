@@ -6,6 +6,7 @@ export { McpManager } from './manager.js';
 export {
   McpEditError,
   checkMcpEntry,
+  keepMcpTrust,
   listMcpEntries,
   mcpFileOf,
   mcpTrustKey,

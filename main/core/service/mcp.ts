@@ -3,12 +3,13 @@
 // write the running servers follow the files (McpManager.sync) and the window hears `tools.mcpChanged`.
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
-import { Refusal, say } from '../base/index.js';
+import { fsWords, Refusal, say } from '../base/index.js';
 import type { ServiceContext } from './context.js';
 import { mcpView } from './tools.js';
 import {
   McpEditError,
   checkMcpEntry,
+  keepMcpTrust,
   listMcpEntries,
   loadMcpConfig,
   mcpFileOf,
@@ -57,6 +58,41 @@ function trust(dataDir: string, workspace: string, name: string, config: McpServ
   }
 }
 
+/**
+ * Change the workspace's trust (each name trusted as its config, or forgotten; none for the user's file), then write
+ * `file`: all or nothing. When either cannot be written (a folder read-only, the disk full), the trust record is put
+ * back as it was and the window is told in words, naming the file; a record that refuses the change (damaged,
+ * unreadable) leaves `file` unwritten.
+ */
+function trustThenWrite<T>(
+  dataDir: string,
+  workspace: string,
+  file: string,
+  changes: [string, McpServerConfig | undefined][],
+  write: () => T,
+): T {
+  const kept = changes.length ? keepMcpTrust(dataDir) : undefined;
+  let writing = kept?.file;
+  try {
+    for (const [name, config] of changes) trust(dataDir, workspace, name, config);
+    writing = file;
+    return write();
+  } catch (e) {
+    const failed = writing ?? file;
+    try {
+      kept?.restore();
+    } catch (r) {
+      throw new ServiceError(
+        'unavailable',
+        say('mcp.trustNotPutBack', { file: failed, error: fsWords(e), trust: kept!.file, trustError: fsWords(r) }),
+      );
+    }
+    if (e instanceof McpEditError) editError(e);
+    if (e instanceof ServiceError || typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+    throw new ServiceError('unavailable', say('mcp.cannotWrite', { file: failed, error: fsWords(e) }));
+  }
+}
+
 export function mcpHandlers(ctx: ServiceContext): McpHandlers {
   const dataDir = ctx.paths.dataDir;
   /** The running servers follow the files now; the window hears their states. */
@@ -97,31 +133,24 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
       const box = await ws.toolbox();
       const tried = await box.mcp.probe(checked.config);
       if (tried.error && !force) return { saved: false, tools: [], error: tried.error };
-      // Saving a workspace's server from the window is trusting it, as saved; a renamed one's old trust goes. The trust
-      // is written first: a record that refuses it leaves the folder's file as it was.
+      // Saving a workspace's server from the window is trusting it, as saved; a renamed one's old trust goes.
+      const changes: [string, McpServerConfig | undefined][] = [];
       if (scope === 'project') {
-        if (previousName && previousName !== name) trust(dataDir, ws.workspace, previousName, undefined);
-        trust(dataDir, ws.workspace, name, checked.config);
+        if (previousName && previousName !== name) changes.push([previousName, undefined]);
+        changes.push([name, checked.config]);
       }
       const file = mcpFileOf(scope, dataDir, ws.workspace);
-      try {
-        writeMcpEntry(file, name, checked.raw, previousName);
-      } catch (e) {
-        editError(e);
-      }
+      trustThenWrite(dataDir, ws.workspace, file, changes, () => writeMcpEntry(file, name, checked.raw, previousName));
       await apply();
       return { saved: true, tools: tried.tools, ...(tried.error ? { error: tried.error } : {}) };
     },
     'mcp.remove': async ({ scope, name }) => {
       const ws = ctx.workspace();
-      // Its trust goes first: a record that refuses the change leaves the folder's file, and the server, as they were.
-      if (scope === 'project') trust(dataDir, ws.workspace, name, undefined);
-      let removed = false;
-      try {
-        removed = removeMcpEntry(mcpFileOf(scope, dataDir, ws.workspace), name);
-      } catch (e) {
-        editError(e);
-      }
+      // Its trust goes with it: a record that refuses the change, or a file that cannot be written, leaves both, and
+      // the server, as they were.
+      const file = mcpFileOf(scope, dataDir, ws.workspace);
+      const changes: [string, undefined][] = scope === 'project' ? [[name, undefined]] : [];
+      const removed = trustThenWrite(dataDir, ws.workspace, file, changes, () => removeMcpEntry(file, name));
       if (!removed)
         throw new ServiceError(
           'not_found',
@@ -133,11 +162,8 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
     },
     'mcp.setEnabled': async ({ scope, name, enabled }) => {
       const ws = ctx.workspace();
-      try {
-        setMcpEntryEnabled(mcpFileOf(scope, dataDir, ws.workspace), name, enabled);
-      } catch (e) {
-        editError(e);
-      }
+      const file = mcpFileOf(scope, dataDir, ws.workspace);
+      trustThenWrite(dataDir, ws.workspace, file, [], () => setMcpEntryEnabled(file, name, enabled));
       await apply();
       return { enabled };
     },

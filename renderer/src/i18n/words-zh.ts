@@ -812,6 +812,9 @@ export const wordsZh: Record<WordCode, string> = {
   'mcp.noServer': '没有名为「{{name}}」的服务器',
   'mcp.trustUnreadable': '{{file}}：无法读取：{{error}}',
   'mcp.trustDamaged': '{{file}}：不是 JSON 对象；已保持原样不动：把它移到别处才能再信任服务器',
+  'mcp.cannotWrite': '无法写入 {{file}}（{{error}}）：没有做任何更改',
+  'mcp.trustNotPutBack':
+    '无法写入 {{file}}（{{error}}），也无法把 {{trust}} 恢复原样（{{trustError}}）：请检查其中信任了哪些服务器',
   'store.empty': '文件是空的（0 字节）',
   'store.short': '文件只有 {{bytes}} 字节，比 SQLite 的文件头还短',
   'store.notDatabase': '不是数据库文件（开头不是 SQLite 的文件头）',

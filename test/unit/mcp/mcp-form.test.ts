@@ -5,7 +5,8 @@
 // saved from the form is trusted as saved, and a later hand edit of the folder's file holds it again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trustMcpServer, trustedMcpServers } from '../../../main/core/mcp/index.js';
@@ -187,5 +188,59 @@ test('a damaged trust record refuses saving or removing a workspace server in it
   await refusal(s.call('mcp.save', { scope: 'project', name: 'other', server: stdio('other') }));
   assert.equal(readFileSync(projectFile, 'utf8'), before, 'the folder’s mcp.json is as it was');
   assert.equal(readFileSync(trustFile, 'utf8'), damaged, 'the damaged record is as it was');
+  assert.ok((await s.call('tools.list', {})).tools.some((x) => x.name === 'mcp__folder__create_issue'));
+});
+
+test('a workspace server whose mcp.json cannot be written is not trusted, and the error is said in words', async (t) => {
+  const s = await serviceEnv(t);
+  const saved = await s.call('mcp.save', { scope: 'project', name: 'folder', server: stdio('folder') });
+  assert.equal(saved.saved, true, saved.error);
+  const folder = join(s.ws, '.workbuddy');
+  const projectFile = join(folder, 'mcp.json');
+  const trustFile = join(s.paths.dataDir, 'mcp-trust.json');
+  const before = { project: readFileSync(projectFile, 'utf8'), trust: readFileSync(trustFile, 'utf8') };
+  // mcp.json is written beside a temporary file in its folder: a folder no one may add a file to (read-only for a
+  // user; immutable for root, whom permissions do not stop) makes the write fail.
+  const root = process.getuid?.() === 0;
+  const fix = (dir: string) => {
+    if (!root) return chmodSync(dir, 0o500);
+    const made = spawnSync('chattr', ['+i', dir]);
+    if (made.status !== 0) t.skip(`chattr +i is not available here: ${String(made.stderr).trim()}`);
+    return made.status === 0;
+  };
+  const undo = (dir: string) => (root ? spawnSync('chattr', ['-i', dir]) : chmodSync(dir, 0o700));
+  if (fix(folder) === false) return;
+  try {
+    assert.throws(() => writeFileSync(join(folder, 'probe'), ''), 'the folder is still writable');
+    const unwritten = async (p: Promise<unknown>, file = projectFile) => {
+      const e = (await p.then(
+        () => assert.fail('saved'),
+        (err: unknown) => err,
+      )) as { code: string; message: string; words?: Said };
+      assert.equal(e.code, 'unavailable', e.message);
+      assert.equal(e.words?.code, 'mcp.cannotWrite', JSON.stringify(e.words));
+      assert.equal(e.words?.params?.file, file);
+      assert.doesNotMatch(chinese(e.words!, true).replaceAll(file, ''), ENGLISH_SENTENCE);
+      // Neither half of the change is left: the record trusts what it trusted, the folder's file is as it was.
+      assert.equal(readFileSync(trustFile, 'utf8'), before.trust, 'the trust record is as it was');
+      assert.equal(readFileSync(projectFile, 'utf8'), before.project, 'the folder’s mcp.json is as it was');
+    };
+    // A new server, and a renamed one (whose old trust would go): neither is trusted for a setup never written.
+    await unwritten(s.call('mcp.save', { scope: 'project', name: 'other', server: stdio('other') }));
+    await unwritten(
+      s.call('mcp.save', { scope: 'project', name: 'renamed', previousName: 'folder', server: stdio('folder') }),
+    );
+    // A remove that cannot be written keeps the server trusted, as it is still in the file.
+    await unwritten(s.call('mcp.remove', { scope: 'project', name: 'folder' }));
+    undo(folder);
+
+    // The trust record is the file that cannot be written: named, and the folder's file is not written either.
+    fix(s.paths.dataDir);
+    await unwritten(s.call('mcp.save', { scope: 'project', name: 'other', server: stdio('other') }), trustFile);
+  } finally {
+    undo(folder);
+    undo(s.paths.dataDir);
+  }
+  assert.deepEqual(Object.keys(trustedMcpServers(s.paths.dataDir, s.ws)), ['folder']);
   assert.ok((await s.call('tools.list', {})).tools.some((x) => x.name === 'mcp__folder__create_issue'));
 });
