@@ -8,6 +8,7 @@ import { ErrorText, failure, shownText, type Failure } from '../i18n/ErrorText';
 import type { SandboxStatus } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
+import { SaidText, Sentence } from '../i18n/SaidText';
 
 /** Reads the open folder's sandbox status into the store; again when its settings change (sandbox.mode edited). */
 export function useSandboxStatus(): void {
@@ -63,6 +64,15 @@ export function SandboxBadge() {
   );
 }
 
+/** Why the sandbox is not there, in the window's sentence; what the sandbox itself said stays in code. */
+function Why({ s }: { s: SandboxStatus }) {
+  return (
+    <Sentence k="sandbox.why" slot="reason">
+      <SaidText words={s.reasonWords} fallback={s.reason} />
+    </Sentence>
+  );
+}
+
 /** Shown under the header while commands are not contained: what happens to them now, why, and the fix. */
 export function SandboxBanner() {
   const { t } = useTranslation();
@@ -73,7 +83,12 @@ export function SandboxBanner() {
     <div role="status" className="store-banner sandbox-banner warn">
       <p>
         <strong>{t(`sandbox.banner.${s.mode}`)}</strong>
-        {s.mode !== 'off' && s.reason ? ` ${t('sandbox.why', { reason: say(s.reasonWords, s.reason) })}` : ''}
+        {s.mode !== 'off' && s.reason && (
+          <>
+            {' '}
+            <Why s={s} />
+          </>
+        )}
       </p>
       {s.mode !== 'off' && s.hint && (
         <p>
@@ -106,7 +121,11 @@ export function SandboxSettings() {
             {s.mode === 'off' ? t('sandbox.offLine') : t('sandbox.unavailableLine', { backend: s.backend })}{' '}
             {t(`sandbox.then.${s.mode}`)}
           </p>
-          {s.mode !== 'off' && s.reason && <p>{t('sandbox.why', { reason: say(s.reasonWords, s.reason) })}</p>}
+          {s.mode !== 'off' && s.reason && (
+            <p>
+              <Why s={s} />
+            </p>
+          )}
           {s.mode !== 'off' && s.hint && (
             <p>
               {t('sandbox.fix')} <code className="wrap">{say(s.hintWords, s.hint)}</code>

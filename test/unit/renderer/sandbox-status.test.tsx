@@ -6,7 +6,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { memoryClient } from './memory-client';
-import { renderWith, WS } from './render';
+import { outsideCode, renderWith, WS } from './render';
 
 const UNAVAILABLE = {
   available: false,
@@ -89,4 +89,24 @@ describe('sandbox status', () => {
     expect(banner).toContain('一条测试命令没能在沙箱中运行（退出码 1）');
     expect(banner).toContain('以管理员身份运行 `npx srt install`');
   });
+
+  for (const [lang, badge, why, title] of [
+    ['en', 'Not sandboxed', 'Why: the sandbox did not start: .', 'Sandbox'],
+    ['zh', '未受沙箱保护', '原因：沙箱没有启动：。', '沙箱'],
+  ] as const)
+    it(`shows what the sandbox said as it said it, in code, inside the ${lang} reason`, async () => {
+      const said = 'bwrap: <img src=x onerror=alert(1)> **setting up uid map**: Permission denied';
+      const c = memoryClient();
+      c.sandbox = { ...UNAVAILABLE, hint: '', reasonWords: { code: 'sandbox.didNotStart', params: { error: said } } };
+      renderWith(<App />, c, { workspace: WS }, lang);
+      const button = await screen.findByRole('button', { name: badge });
+      const banner = document.querySelector<HTMLElement>('.sandbox-banner')!;
+      expect([...banner.querySelectorAll('code')].map((x) => x.textContent)).toEqual([said]);
+      expect(outsideCode(banner)).toContain(` ${why}`);
+      await userEvent.click(button);
+      const section = (await screen.findByRole('heading', { name: title })).parentElement!;
+      const line = [...section.querySelectorAll('p')].find((p) => outsideCode(p) === why)!;
+      expect(line.querySelector('code')?.textContent).toBe(said);
+      expect(document.querySelector('img')).toBeNull();
+    });
 });
