@@ -3,7 +3,7 @@
 // rules "Always allow" would save, each with a checkbox (unticking narrows; a rule that would allow network or writes
 // outside the workspace is never pre-ticked); Allow once / Always allow / Deny with a reason. What the gate checked
 // (rule, scope, skill identity, real paths, raw arguments) is one click away. Every string goes through the escaping.
-import { Fragment, useState } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClient } from '../api/context';
 import { failure, type Shown } from '../i18n/ErrorText';
@@ -12,17 +12,16 @@ import { useView } from '../state/store';
 // The one control/bidi escaping helper (pure, no Node): nothing in a path or command can reorder what is read.
 import { displaySafe, displaySafeLines } from '../../../preload/contract';
 import { Markdown } from './Markdown';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { ErrorLine } from './DialogFooter';
 
 /** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */
 function GateDecision({ d }: { d: NonNullable<ChatApproval['decision']> }) {
   const { t } = useTranslation();
-  const say = useSay();
   // [label, value, said]: a rule and its scope are words in the window's language; the rest is names and paths.
-  const rows: [string, string, boolean?][] = [];
-  if (d.rule) rows.push([t('approval.gateRule'), displaySafe(say(d.ruleWords, d.rule)), true]);
-  if (d.scope) rows.push([t('approval.scope'), displaySafe(say(d.scopeWords, d.scope)), true]);
+  const rows: [string, ReactNode, boolean?][] = [];
+  if (d.rule) rows.push([t('approval.gateRule'), <SaidText words={d.ruleWords} fallback={d.rule} safe />, true]);
+  if (d.scope) rows.push([t('approval.scope'), <SaidText words={d.scopeWords} fallback={d.scope} safe />, true]);
   if (d.skill) {
     const who = t('approval.skillIdentity', {
       name: displaySafe(d.skill.name),
@@ -64,7 +63,6 @@ function CallBlock({ request }: { request: ChatApproval }) {
 
 export function ApprovalCard({ request, answered }: { request: ChatApproval; answered?: Decision }) {
   const { t } = useTranslation();
-  const say = useSay();
   const client = useClient();
   const sessionId = useView((s) => s.sessionId);
   const markApproval = useView((s) => s.markApproval);
@@ -137,7 +135,9 @@ export function ApprovalCard({ request, answered }: { request: ChatApproval; ans
                         checked={ticked[i] ?? false}
                         onChange={(e) => setTicked((x) => x.map((v, j) => (j === i ? e.target.checked : v)))}
                       />
-                      <span className="rule">{displaySafe(say(ruleWords?.[i], r))}</span>
+                      <span className="rule">
+                        <SaidText words={ruleWords?.[i]} fallback={r} safe />
+                      </span>
                       {widens?.[i] && <span className="badge warn">{t(`approval.widens.${widens[i]}`)}</span>}
                     </label>
                   </li>
@@ -182,7 +182,9 @@ export function ApprovalCard({ request, answered }: { request: ChatApproval; ans
       )}
       <details className="approval-details">
         <summary>{t('approval.details')}</summary>
-        <p>{displaySafe(say(request.words, request.reason))}</p>
+        <p>
+          <SaidText words={request.words} fallback={request.reason} safe />
+        </p>
         {request.decision && <GateDecision d={request.decision} />}
         <pre className="args">{displaySafeLines(JSON.stringify(request.args, null, 2) ?? '')}</pre>
       </details>

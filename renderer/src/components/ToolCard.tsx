@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { InstallProposal, MARKETPLACE_TOOL, type ToolCallCard } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { LevelBadge } from './Levels';
-import { useSay } from '../i18n/say';
-import { displaySafe } from '../../../preload/contract';
+import { SaidText } from '../i18n/SaidText';
 
 const ProposalResult = z.object({ installProposal: InstallProposal });
 
@@ -63,7 +62,6 @@ const shown: Record<ToolCallCard['status'], ['running' | 'waiting' | 'done' | 'e
 
 export function ToolCard({ card }: { card: ToolCallCard }) {
   const { t } = useTranslation();
-  const say = useSay();
   const args = JSON.stringify(card.args, null, 2);
   const proposal = proposalOf(card);
   const [status, decision] = shown[card.status];
@@ -82,7 +80,9 @@ export function ToolCard({ card }: { card: ToolCallCard }) {
         <pre className="args">{args}</pre>
         {failed && card.words && (
           // Why it did not run, or what the sandbox blocked, in the window's language (the model read it in English).
-          <p className="error tool-refusal">{displaySafe(say(card.words, card.output))}</p>
+          <p className="error tool-refusal">
+            <SaidText words={card.words} fallback={card.output} safe />
+          </p>
         )}
         {/*
           A command the sandbox blocked ran: the result the model read (its output, what was blocked, the sandbox's own

@@ -3,7 +3,7 @@
 // its place in the sentence. Words inside the parameters are said in the window's language as usual.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Said } from '../../../preload/contract';
+import { displaySafe, type Said } from '../../../preload/contract';
 import { sayWith } from './say';
 
 /** Parameters that hold another party's own text (never translated). */
@@ -11,13 +11,28 @@ const VERBATIM = new Set(['detail', 'error']);
 /** Stands for a verbatim parameter inside the said text until it is split out (never in a translation). */
 const MARK = '\u2063';
 
-/** `words` in the window's language (React escapes the text), or `fallback` for old stored text without words. */
-export function SaidText({ words, fallback = '' }: { words: Said | undefined; fallback?: string | undefined }) {
+/**
+ * `words` in the window's language (React escapes the text), or `fallback` for old stored text without words. `safe`
+ * (what a person approves, or why a call did not run) writes every control, bidi and invisible character of every part
+ * as a visible escape, as displaySafe does.
+ */
+export function SaidText({
+  words,
+  fallback = '',
+  safe = false,
+}: {
+  words: Said | undefined;
+  fallback?: string | undefined;
+  safe?: boolean;
+}) {
   const { t } = useTranslation();
-  if (!words) return <>{fallback}</>;
+  const shown = safe ? displaySafe : (text: string) => text;
+  if (!words) return <>{shown(fallback)}</>;
   const raws: string[] = [];
+  // `safe` escapes a plain parameter before it goes into the sentence: a MARK inside it shows, never passes for a slot.
   const mark = (k: string, v: string | number): string | number => {
-    if (!VERBATIM.has(k) || typeof v !== 'string' || !v) return v;
+    if (typeof v !== 'string') return v;
+    if (!VERBATIM.has(k) || !v) return shown(v);
     raws.push(v);
     return `${MARK}${raws.length - 1}${MARK}`;
   };
@@ -27,10 +42,10 @@ export function SaidText({ words, fallback = '' }: { words: Said | undefined; fa
       {parts.map((p, i) =>
         i % 2 ? (
           <code key={i} className="said">
-            {raws[Number(p)]}
+            {shown(raws[Number(p)] ?? '')}
           </code>
         ) : (
-          p
+          shown(p)
         ),
       )}
     </>

@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { memoryClient } from './memory-client';
 import { approval, gatedWrite } from './samples';
-import { renderWith, WS } from './render';
+import { outsideCode, renderWith, WS } from './render';
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
@@ -268,4 +268,42 @@ describe('approval card', () => {
     expect(dl.textContent).toContain('所有工作区');
     expect(dl.textContent).not.toMatch(/every workspace|ask bash/);
   });
+
+  // What a tool's argument or the check that failed said: a right-to-left override, markup and markdown.
+  const hostile = 'a.txt\u202e<img src=x onerror=alert(1)> **bold** [link](https://x.test)';
+  const escaped = 'a.txt\\u{202e}<img src=x onerror=alert(1)> **bold** [link](https://x.test)';
+  for (const [lang, name, lead] of [
+    ['en', 'Approval for write_file', 'refused: the call could not be checked ()'],
+    ['zh', 'write_file 的批准请求', '已拒绝：无法检查这次调用（）'],
+  ] as const)
+    it(`shows what another program said in the ${lang} reason in code, escaped, never as markup`, async () => {
+      const c = memoryClient();
+      renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, lang);
+      act(() =>
+        c.event(
+          'chat.approval',
+          approval({
+            approvalId: 'a9',
+            tool: 'write_file',
+            args: { path: hostile },
+            reason: `refused: the call could not be checked (${hostile})`,
+            words: { code: 'gate.unchecked', params: { error: hostile } },
+            decision: {
+              rule: 'x',
+              ruleWords: { code: 'gate.unchecked', params: { error: hostile } },
+            },
+          }),
+        ),
+      );
+      const card = await screen.findByRole('region', { name });
+      expect(card.querySelector('img, a')).toBeNull();
+      expect([...card.querySelectorAll('strong')].filter((x) => !x.closest('header'))).toEqual([]);
+      expect(INVISIBLE.test(card.textContent ?? '')).toBe(false);
+      const reason = card.querySelector<HTMLElement>('details.approval-details > p')!;
+      expect([...reason.querySelectorAll('code')].map((x) => x.textContent)).toEqual([escaped]);
+      expect(outsideCode(reason)).toBe(lead);
+      const rule = card.querySelector('dl.gate-decision dd')!;
+      expect(rule.querySelector('code')?.textContent).toBe(escaped);
+      expect(card.querySelector('pre.args')!.textContent).toContain('\\u{202e}');
+    });
 });

@@ -7,7 +7,7 @@ import { App } from '../../../renderer/src/App';
 import { say, type Said } from '../../../preload/words';
 import type { Lang } from '../../../renderer/src/i18n';
 import { memoryClient } from './memory-client';
-import { renderWith, WS } from './render';
+import { outsideCode, renderWith, WS } from './render';
 
 const refusal = {
   code: 'tool.denied',
@@ -57,6 +57,34 @@ describe('a refused tool call', () => {
     expect(card.querySelector('img')).toBeNull();
     expect(card.textContent).not.toContain('"error"');
   });
+});
+
+describe('a call the gate could not check', () => {
+  // What the check that failed said: a right-to-left override, markup and markdown.
+  const hostile = 'x\u202e<img src=x onerror=alert(1)> **bold** [link](https://x.test)';
+  for (const [lang, lead] of [
+    ['en', 'write_file denied: refused: the call could not be checked ()'],
+    ['zh', 'write_file 被拒绝：已拒绝：无法检查这次调用（）'],
+  ] as const)
+    it(`says why in ${lang}, what the check said in code, escaped, never as markup`, async () => {
+      const card = await failedCard(lang, {
+        tool: 'write_file',
+        args: { path: 'a.txt' },
+        status: 'denied',
+        output: '{"error":{"code":"tool.denied","message":"write_file denied: ..."}}',
+        words: {
+          code: 'tool.denied',
+          params: { tool: 'write_file', reason: { code: 'gate.unchecked', params: { error: hostile } } },
+        },
+      });
+      const line = card.querySelector<HTMLElement>('.tool-refusal')!;
+      expect([...line.querySelectorAll('code')].map((x) => x.textContent)).toEqual([
+        'x\\u{202e}<img src=x onerror=alert(1)> **bold** [link](https://x.test)',
+      ]);
+      expect(outsideCode(line)).toBe(lead);
+      expect(card.querySelector('img, strong, a')).toBeNull();
+      expect(card.textContent).not.toContain('\u202e');
+    });
 });
 
 // What main's blockedOf and sweepProtect say, with a hostile hook name (markup and a right-to-left override).

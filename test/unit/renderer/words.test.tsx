@@ -10,7 +10,7 @@ import { zh as zhTable } from '../../../renderer/src/i18n/zh';
 import { initI18n } from '../../../renderer/src/i18n';
 import { sayWith, useSay } from '../../../renderer/src/i18n/say';
 import { ErrorText, failure, shownText, type Shown } from '../../../renderer/src/i18n/ErrorText';
-import { Sentence } from '../../../renderer/src/i18n/SaidText';
+import { SaidText, Sentence } from '../../../renderer/src/i18n/SaidText';
 import { ENGLISH_SENTENCE, outsideCode } from './render';
 
 const sorted = (xs: string[]) => [...new Set(xs)].sort();
@@ -188,6 +188,22 @@ describe('errors main sent with words', () => {
     expect(p.textContent).toBe(i18n.t('workspace.storeDamaged', { path: '/tmp/x.db', reason: hostile }));
     i18n.addResource('zh', 'translation', 'test.lostSlot', '数据库已损坏');
     expect(at('test.lostSlot').textContent).toBe(`数据库已损坏 ${hostile}`);
+  });
+
+  it('in safe text, escapes every part, and a slot marker forged in a plain parameter shows as an escape', () => {
+    initI18n('en');
+    const forged = 'w\u20630\u2063\u202e';
+    const words: Said = {
+      code: 'tool.denied',
+      params: { tool: forged, reason: { code: 'gate.unchecked', params: { error: `e\u202e${hostile}` } } },
+    };
+    const p = render(
+      <p>
+        <SaidText words={words} safe />
+      </p>,
+    ).container.querySelector('p')!;
+    expect([...p.querySelectorAll('code')].map((c) => c.textContent)).toEqual([`e\\u{202e}${hostile}`]);
+    expect(outsideCode(p)).toBe('w\\u{2063}0\\u{2063}\\u{202e} denied: refused: the call could not be checked ()');
   });
 
   it("says the window's own sentence as it is", () => {
