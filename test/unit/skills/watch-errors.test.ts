@@ -34,6 +34,15 @@ function errno(code: string, dir: string): NodeJS.ErrnoException {
   });
 }
 
+/** A real node:fs watch that keeps each watcher it makes in `made`, by folder (a test ends one with an error). */
+function keeping(made: Map<string, FSWatcher>) {
+  return (dir: string, o: { persistent: boolean; encoding: 'utf8' }): FSWatcher => {
+    const fw = watch(dir, o);
+    made.set(dir, fw);
+    return fw;
+  };
+}
+
 async function catalogOf(skills: string[]) {
   const root = tempDir();
   const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
@@ -84,11 +93,7 @@ test('a watch that ends with an error names its folder', async () => {
   const failed: { dir: string | undefined; code: string | undefined }[] = [];
   const w = watchCatalog(catalog, {
     onError: (e, dir) => failed.push({ dir, code: (e as NodeJS.ErrnoException).code }),
-    watch: (dir, o) => {
-      const fw = watch(dir, o);
-      made.set(dir, fw);
-      return fw;
-    },
+    watch: keeping(made),
   });
   try {
     await w.ready;
@@ -144,11 +149,7 @@ test('a folder whose watch ended is watched anew after the next walk', async () 
     debounceMs: 50,
     onError: () => {},
     onWatched: (dir) => watchedAgain.push(dir ?? '(a walk)'),
-    watch: (dir, o) => {
-      const fw = watch(dir, o);
-      made.set(dir, fw);
-      return fw;
-    },
+    watch: keeping(made),
   });
   try {
     await w.ready;
