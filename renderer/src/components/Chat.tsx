@@ -4,6 +4,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type D
 import { useTranslation } from 'react-i18next';
 import { useClient } from '../api/context';
 import { failure, type Shown } from '../i18n/ErrorText';
+import { SaidText } from '../i18n/SaidText';
 import type { ChatMessage } from '../state/transcript';
 import { heldAbove, useView } from '../state/store';
 import { useModelChoice } from '../state/model-choice';
@@ -70,7 +71,7 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
         if (p.kind === 'notice')
           return (
             <p key={i} className={`notice ${p.level}`} role={p.level === 'error' ? 'alert' : undefined}>
-              {say(p.words, p.text)}
+              <SaidText words={p.words} fallback={p.text} />
               {p.words?.code === 'noticeSkillOffer' && <SaveSkillOffer />}
             </p>
           );

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient, type MemoryClient } from './memory-client';
-import { renderWith, WS } from './render';
+import { outsideCode, renderWith, WS } from './render';
 import { approval, readFileCall } from './samples';
 
 async function sendHello(text = 'hello') {
@@ -330,6 +330,29 @@ describe('chat', () => {
     expect(await screen.findByText('Loaded skill git-commit — trigger: 提交代码')).toBeTruthy();
     expect(screen.getByText('No model is configured: answering offline.')).toBeTruthy();
   });
+
+  for (const [lang, lead] of [
+    ['en', 'skills/pdf/SKILL.md: cannot read: '],
+    ['zh', 'skills/pdf/SKILL.md：无法读取：'],
+  ] as const)
+    it(`shows a skill that could not load in ${lang}, the file system's own message in code`, async () => {
+      const error = "EACCES: permission denied, open '<img src=x onerror=alert(1)> **x**'";
+      const c = memoryClient();
+      renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, lang);
+      act(() =>
+        c.event('chat.notice', {
+          sessionId: 's1',
+          level: 'error',
+          kind: 'skill',
+          text: `skills/pdf/SKILL.md: cannot read: ${error}`,
+          words: { code: 'loadError.cannotRead', params: { file: 'skills/pdf/SKILL.md', error } },
+        }),
+      );
+      const notice = (await screen.findByText(lead.trim(), { exact: false, selector: 'p.notice' })) as HTMLElement;
+      expect([...notice.querySelectorAll('code')].map((x) => x.textContent)).toEqual([error]);
+      expect(outsideCode(notice)).toBe(lead);
+      expect(notice.querySelector('img, strong')).toBeNull();
+    });
 
   it('shows a provider error that ends the answer', async () => {
     const c = memoryClient();
