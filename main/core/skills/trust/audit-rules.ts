@@ -104,6 +104,8 @@ const ZH_DROP = String.raw`(?:https?:\/\/|webhook|pastebin|ngrok|requestbin)`;
 /** What Chinese prose may tell the agent to send out: files, code, secrets, the conversation. */
 const ZH_DATA = String.raw`(?:内容|文件|源码|源代码|代码|工作区|仓库|机密|秘密|密钥|私钥|凭据|凭证|令牌|token|环境变量|\.env|\.ssh|id_rsa|聊天记录|对话|历史记录|密码)`;
 const ZH_SEND = String.raw`(?:发送|上传|提交|转发|粘贴|复制|同步|备份)`;
+/** Secrets, as Chinese prose names them. */
+const ZH_SECRET = String.raw`(?:\.env|环境变量|密钥|私钥|凭据|凭证|令牌|密码|机密)`;
 
 const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
   // ---- destructive / privilege (P0) ----
@@ -449,9 +451,9 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     // Telling the agent to show secrets in its answer: they go to the model provider and stay in the conversation.
     re: /\b(?:print|show|output|echo|display|copy|paste|include|reveal|list|dump|write|put|quote)\b[^.\n]{0,40}(?:\.env\b|\b(?:environment variables?|secrets?|credentials?|passwords?|private keys?|api keys?|access tokens?|auth tokens?|ssh keys?|id_rsa)\b|~\/\.ssh)[^.\n]{0,40}\b(?:in|into|to) (?:your|the) (?:reply|answer|response|chat|message)\b/i,
     zh: new RegExp(
-      String.raw`(?:把|将)${ZH_SAY}{0,40}?(?:\.env|环境变量|密钥|私钥|凭据|凭证|令牌|密码|机密)${ZH_SAY}{0,30}?` +
+      String.raw`(?:把|将)${ZH_SAY}{0,40}?${ZH_SECRET}${ZH_SAY}{0,30}?` +
         String.raw`(?:复制|粘贴|写|放|贴|打印|输出|列)(?:到|进|在)?${ZH_SAY}{0,10}?(?:回复|回答|答复|消息)` +
-        String.raw`|在(?:你的)?(?:回复|回答|答复)(?:中|里)${ZH_SAY}{0,20}?(?:打印|输出|列出|显示|附上)${ZH_SAY}{0,30}?(?:\.env|环境变量|密钥|私钥|凭据|凭证|令牌|密码|机密)`,
+        String.raw`|在(?:你的)?(?:回复|回答|答复)(?:中|里)${ZH_SAY}{0,20}?(?:打印|输出|列出|显示|附上)${ZH_SAY}{0,30}?${ZH_SECRET}`,
     ),
   },
   {
@@ -726,7 +728,10 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b|\byou are (?:now )?DAN\b|\byou (?:now have no|no longer have any) (?:restrictions|rules|limits|guidelines|filters)\b|\byou have no (?:restrictions|filters) (?:at all|whatsoever|anymore)\b/i,
-    zh: /(?:无限制|不受限制|越狱|上帝)模式|你现在(?:是|处于|已经|已)[^。!?！？\n]{0,10}(?:无限制|不受(?:任何)?(?:限制|约束)|越狱)|你(?:现在)?不再受[^。!?！？\n]{0,10}(?:限制|约束|规则)/,
+    zh: new RegExp(
+      String.raw`(?:无限制|不受限制|越狱|上帝)模式|你现在(?:是|处于|已经|已)${ZH_SAY}{0,10}(?:无限制|不受(?:任何)?(?:限制|约束)|越狱)` +
+        String.raw`|你(?:现在)?不再受${ZH_SAY}{0,10}(?:限制|约束|规则)`,
+    ),
   },
   {
     id: 'inject.disable-approvals',
@@ -741,7 +746,10 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b|\bgrant yourself (?:full |all |admin(?:istrator)? |root |every )?(?:permissions?|access|privileges|rights)\b/i,
-    zh: /(?:关闭|关掉|禁用|停用|绕过|跳过|规避|避开)[^。!?！？\n]{0,10}?(?:审批|批准提示|用户确认|确认提示|沙箱|沙盒|安全检查|权限检查|权限提示|安全策略)/,
+    zh: new RegExp(
+      String.raw`(?:关闭|关掉|禁用|停用|绕过|跳过|规避|避开)${ZH_SAY}{0,10}?` +
+        String.raw`(?:审批|批准提示|用户确认|确认提示|沙箱|沙盒|安全检查|权限检查|权限提示|安全策略)`,
+    ),
   },
   {
     id: 'inject.pre-answered',
@@ -769,7 +777,11 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     negatable: true,
     // Telling the model that approvals are already given, to answer them itself, or to widen them with "always".
     re: /\b(?:approvals?|prompts?|confirmations?|permissions?)\b[^.\n]{0,40}\b(?:pre-?answered|pre-?approved|answered in advance|granted in advance|approved in advance)|\b(?:has|have) already (?:approved|confirmed|granted|allowed)\b[^.\n]{0,40}\b(?:every|all|each|any)\b|\b(?:answer|choose|click|select|pick|reply|respond)\b[^.\n]{0,20}["'“]?always(?: allow)?["'”]?[^.\n]{0,40}\b(?:for (?:bash|every|all|each)|so (?:the user|you) (?:is|are) not|to every|every time)|\b(?:do not|don't|never) ask (?:the user )?(?:before|for (?:approval|permission|confirmation))|\b(?:user|you) (?:does not|doesn't|do not|don't|need not) need to (?:confirm|approve)/i,
-    zh: /(?:用户|他们|我)已(?:经)?(?:提前|预先|事先)?(?:批准|同意|授权|确认)(?:了)?[^。!?！？\n]{0,10}(?:所有|全部|每[个一条项])|(?:不要|无需|不需要|不用|不必)(?:再)?(?:向用户)?(?:请求|征求|询问|等待)(?:用户)?(?:的)?(?:确认|批准|同意|许可)|(?:提前|预先|事先)(?:批准|授权)(?:了)?(?:所有|全部)/,
+    zh: new RegExp(
+      String.raw`(?:用户|他们|我)已(?:经)?(?:提前|预先|事先)?(?:批准|同意|授权|确认)(?:了)?${ZH_SAY}{0,10}(?:所有|全部|每[个一条项])` +
+        String.raw`|(?:不要|无需|不需要|不用|不必)(?:再)?(?:向用户)?(?:请求|征求|询问|等待)(?:用户)?(?:的)?(?:确认|批准|同意|许可)` +
+        String.raw`|(?:提前|预先|事先)(?:批准|授权)(?:了)?(?:所有|全部)`,
+    ),
   },
   {
     id: 'inject.settings-change',
