@@ -816,8 +816,8 @@ function matchRules(seg: Segment, text: string, rules: RuleMask = EVERY_RULE.all
   // Every call gives an array from this one literal (its elements kind is the same whatever was found).
   const hits: Hit[] = [];
   // Chinese forms have no ASCII hint: text with CJK characters tries every rule that has them.
-  const cjk = CJK_RE.test(text);
-  if (!scanHints(text) && !cjk) return hits;
+  if (!scanHints(text) && !scanned.cjk) return hits;
+  const cjk = scanned.cjk;
   let any = 0;
   for (let w = 0; w < HINTED.length; w++) any |= HINTED[w] = (scanned.mask[w]! | (cjk ? ZH_RULES[w]! : 0)) & rules[w]!;
   if (!any) return hits;
@@ -919,17 +919,21 @@ const COMMAND_FAMILIES = new Set<Family>([
 /** The hint automaton over the whole rule book, and the scratch mask of one matchRules call (never re-entered). */
 const HINTS = hintScanner(RULES);
 const HINTED = HINTS.mask();
-
-const scanned = { text: '', any: false, mask: HINTS.mask() };
+/** The text last scanned: whether it holds any hint (`mask`: which) and any CJK character. */
+const scanned = { text: '', any: false, cjk: false, mask: HINTS.mask() };
 /** No rule's hint (nor a side of a hint pair) holds a ';' (see judgePlaced). */
 const NO_SEMICOLON_HINT = RULES.every((r) =>
   [...r.hints, ...(r.hintPair?.flat() ?? [])].every((h) => !h.includes(';')),
 );
 
-/** Whether a text holds any rule's hint, its hints left in `scanned.mask` (the text last scanned is not scanned again). */
+/**
+ * Whether a text holds any rule's hint, its hints left in `scanned.mask` and whether it has CJK in `scanned.cjk` (the text
+ * last scanned is not scanned again).
+ */
 function scanHints(text: string): boolean {
   if (text !== scanned.text) {
     scanned.any = HINTS.scan(text, scanned.mask);
+    scanned.cjk = CJK_RE.test(text);
     scanned.text = text;
   }
   return scanned.any;
