@@ -107,6 +107,20 @@ const ZH_SEND = String.raw`(?:发送|上传|提交|转发|粘贴|复制|同步|�
 /** Secrets, as Chinese prose names them. */
 const ZH_SECRET = String.raw`(?:\.env|环境变量|密钥|私钥|凭据|凭证|令牌|密码|机密)`;
 
+/**
+ * Environment variables as a secret shown in the answer, unless only their names are: "the names of the environment
+ * variables", "… without their values", with no other "value" later on the line ("… then print their values too").
+ */
+const ENV_VARS =
+  String.raw`(?:(?<!\bnames? of (?:the |all |any )?)|(?=[^\n]*\bvalues?\b))environment variables?` +
+  String.raw`(?![^.\n]{0,80}\bwithout (?:their |the |any )?values?\b(?![^\n]*\bvalues?\b))`;
+
+/** ENV_VARS in Chinese: 环境变量 unless its names (名称) are meant, with no 值 (value) on the line but a negated one. */
+const ZH_REPLY_SECRET = ZH_SECRET.replace(
+  '环境变量',
+  String.raw`环境变量(?!的?名(?:称|字)?(?![^\n]*(?<!(?:不|无|没有|别|勿)[^\n值]{0,8})值))`,
+);
+
 const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
   // ---- destructive / privilege (P0) ----
   {
@@ -449,11 +463,14 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     contexts: ['prose', 'comment'],
     negatable: true,
     // Telling the agent to show secrets in its answer: they go to the model provider and stay in the conversation.
-    re: /\b(?:print|show|output|echo|display|copy|paste|include|reveal|list|dump|write|put|quote)\b[^.\n]{0,40}(?:\.env\b|\b(?:environment variables?|secrets?|credentials?|passwords?|private keys?|api keys?|access tokens?|auth tokens?|ssh keys?|id_rsa)\b|~\/\.ssh)[^.\n]{0,40}\b(?:in|into|to) (?:your|the) (?:reply|answer|response|chat|message)\b/i,
+    re: new RegExp(
+      String.raw`\b(?:print|show|output|echo|display|copy|paste|include|reveal|list|dump|write|put|quote)\b[^.\n]{0,40}(?:\.env\b|\b(?:${ENV_VARS}|secrets?|credentials?|passwords?|private keys?|api keys?|access tokens?|auth tokens?|ssh keys?|id_rsa)\b|~\/\.ssh)[^.\n]{0,40}\b(?:in|into|to) (?:your|the) (?:reply|answer|response|chat|message)\b`,
+      'i',
+    ),
     zh: new RegExp(
-      String.raw`(?:把|将)${ZH_SAY}{0,40}?${ZH_SECRET}${ZH_SAY}{0,30}?` +
+      String.raw`(?:把|将)${ZH_SAY}{0,40}?${ZH_REPLY_SECRET}${ZH_SAY}{0,30}?` +
         String.raw`(?:复制|粘贴|写|放|贴|打印|输出|列)(?:到|进|在)?${ZH_SAY}{0,10}?(?:回复|回答|答复|消息)` +
-        String.raw`|在(?:你的)?(?:回复|回答|答复)(?:中|里)${ZH_SAY}{0,20}?(?:打印|输出|列出|显示|附上)${ZH_SAY}{0,30}?${ZH_SECRET}`,
+        String.raw`|在(?:你的)?(?:回复|回答|答复)(?:中|里)${ZH_SAY}{0,20}?(?:打印|输出|列出|显示|附上)${ZH_SAY}{0,30}?${ZH_REPLY_SECRET}`,
     ),
   },
   {
@@ -903,4 +920,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-29';
+export const AUDITOR_VERSION = 'rules-30';
