@@ -101,6 +101,11 @@ test('two failures and an info notice arrive together and all three are seen', {
     seen.some((s) => /^status: The conversation open before could not be opened again: /.test(s)),
     seen.join('\n'),
   );
+  // beta's chat answers nothing: alpha's message was not sent (its notice says so) and there is no turn to stop.
+  const chat = page.getByRole('region', { name: 'Chat' });
+  assert.equal(await chat.getByText('Answering…').count(), 0);
+  assert.equal(await chat.getByRole('button', { name: 'Stop' }).count(), 0);
+  assert.equal(await chat.getByRole('button', { name: 'Send' }).count(), 1);
   // While the pointer rests on it the info notice stays (for the screenshots and the accessibility check).
   await status.hover();
   assert.deepEqual(await seriousA11y(page), []);

@@ -220,6 +220,9 @@ export const useView = create<ViewState>((set, get) => ({
       selectedSkill: undefined,
       messages: [],
       sessionId: undefined,
+      // Another folder's turn (running, or a send still on its way) is not this chat's: nothing here is being answered.
+      streaming: false,
+      retryingAt: undefined,
       view: 'chat',
       epoch: get().epoch + 1,
       // Back in a folder: what was written in its new chat and could not be sent is in the box again.

@@ -147,3 +147,32 @@ describe('a message that could not be sent, after a folder switch', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('the engine went away');
   });
 });
+
+describe('the folder opened while a message of another folder is on its way', () => {
+  it('says nothing is being answered there and offers Send, not Stop — before and after the send fails', async () => {
+    const c = memoryClient();
+    const fail = failingSendAfter(c);
+    renderWith(<App />, c, { workspace: WS });
+    await userEvent.type(box(), 'summarise the alpha release');
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+    await switchTo('beta');
+    const idle = () => {
+      expect(screen.queryByText('Answering…')).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+    };
+    idle();
+    await act(async () => {
+      fail();
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be sent');
+    idle();
+    // And beta's own message can be sent.
+    c.handlers['chat.send'] = async () => ({ sessionId: 's9', turnId: 't9' });
+    await userEvent.type(box(), 'beta works');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(c.calls.filter((x) => x.method === 'chat.send')).toHaveLength(2));
+  });
+});
