@@ -340,6 +340,8 @@ export const WORDS = {
     'Invalid YAML in frontmatter: duplicate key (keys must be unique; parsers disagree on which one wins)',
   'diag.yaml': 'Invalid YAML in frontmatter: {{error}}',
   'diag.yamlQuote': 'Invalid YAML in frontmatter: {{error}} (a value containing ": " must be quoted)',
+  'diag.yamlUnquoted':
+    'not valid YAML as written (a bare ": " or quotes inside quotes); read as text, up to a " #" comment — it should be quoted',
   'diag.unknownField': 'Unexpected fields in frontmatter: {{field}} (unknown key, kept but not used)',
   'diag.missingField': 'Missing required field in frontmatter: {{field}}',
   'diag.nameType': "Field 'name' must be a string",

@@ -48,12 +48,16 @@ export function compareWithYaml(text: string, file = 'SKILL.md'): boolean {
   const fast = parseFrontmatterFast(text, 2);
   const slow = parseFrontmatterYamlOnly(text, file, 2);
   const through = parseFrontmatterYaml(text, file, 2);
-  // The public entry point gives yaml's answer in every case, whichever reader answered.
-  assert.deepStrictEqual(
-    view(through),
-    view(slow),
-    `parseFrontmatterYaml differs from yaml on:\n${JSON.stringify(text)}`,
-  );
+  // The public entry point gives yaml's answer in every case, whichever reader answered; but where yaml fails on a
+  // text field that is then read as text (a `yaml.unquoted` warning each, frontmatter.ts), and the fast reader gave up.
+  const readAsText = !slow.data && through.data && through.diagnostics.every((d) => d.code === 'yaml.unquoted');
+  if (readAsText) assert.equal(fast, undefined, `the fast reader answered invalid YAML:\n${JSON.stringify(text)}`);
+  else
+    assert.deepStrictEqual(
+      view(through),
+      view(slow),
+      `parseFrontmatterYaml differs from yaml on:\n${JSON.stringify(text)}`,
+    );
   if (!fast) return false;
   assert.equal(
     slow.diagnostics.length,

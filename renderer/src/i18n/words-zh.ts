@@ -274,6 +274,8 @@ export const wordsZh: Record<WordCode, string> = {
   'diag.duplicateKey': 'YAML 头部无效：键重复（键必须唯一；不同解析器取哪个值并不一致）',
   'diag.yaml': 'YAML 头部无效：{{error}}',
   'diag.yamlQuote': 'YAML 头部无效：{{error}}（含有「: 」的值必须加引号）',
+  'diag.yamlUnquoted':
+    '按原样不是有效的 YAML（裸露的「: 」或引号里还有引号）；已按文本读取，到「 #」注释为止——应当加引号',
   'diag.unknownField': 'YAML 头部有未知字段：{{field}}（保留但不使用）',
   'diag.missingField': 'YAML 头部缺少必填字段：{{field}}',
   'diag.nameType': '字段 name 必须是字符串',

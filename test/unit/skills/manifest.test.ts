@@ -134,11 +134,50 @@ test('a quoted-number name indexes; an unquoted number is accepted with a warnin
   assert.equal(n.diagnostics[0]?.severity, 'warning');
 });
 
-test('unquoted ": " inside a value is an error that says to quote it', () => {
-  const r = parse('name: git-commit\ndescription: Use when: the user commits');
-  assert.equal(r.manifest, undefined);
-  assert.match(r.diagnostics[0]!.message, /must be quoted/);
-  assert.equal(r.diagnostics[0]!.line, 3);
+test('an unquoted ": " in a text field reads to the line\'s end with a warning; lint --strict keeps the error', () => {
+  // Public skills often write `description: Use when: …`; Claude Code loads them, so Knack does too.
+  const fm =
+    'name: git-commit\ndescription: Use when: the user commits # a comment, as YAML reads it\nallowed-tools: Read';
+  const r = parse(fm);
+  assert.equal(r.manifest?.description, 'Use when: the user commits');
+  assert.deepEqual(r.manifest?.allowedTools, ['Read']);
+  assert.equal(r.diagnostics.length, 1, JSON.stringify(r.diagnostics));
+  const w = r.diagnostics[0]!;
+  assert.equal(w.severity, 'warning');
+  assert.equal(w.code, 'yaml.unquoted');
+  assert.equal(w.field, 'description');
+  assert.equal(w.line, 3);
+  assert.match(w.message, /should be quoted/);
+  const strict = parseSkillText(`---\n${fm}\n---\nBody\n`, F, { strict: true });
+  assert.equal(strict.manifest, undefined);
+  assert.match(strict.diagnostics[0]!.message, /must be quoted/);
+});
+
+test("a text field's indented continuation lines join it; later fields keep their lines", () => {
+  const r = parse('name: git-commit\ndescription: Use when: the user\n  commits or amends\nlicense: MIT');
+  assert.equal(r.manifest?.description, 'Use when: the user commits or amends');
+  assert.equal(r.manifest?.license, 'MIT');
+  assert.equal(r.diagnostics[0]?.line, 3);
+});
+
+test('a double-quoted text field with bare quotes inside reads as the text between the outer ones', () => {
+  const r = parse('name: git-commit\ndescription: "当用户提到"演示文稿"或"幻灯片"时使用"');
+  assert.equal(r.manifest?.description, '当用户提到"演示文稿"或"幻灯片"时使用');
+  assert.equal(r.diagnostics[0]?.code, 'yaml.unquoted');
+});
+
+test('only free-text fields are read that way: a broken name, tool list or permission stays an error', () => {
+  for (const fm of [
+    'name: git: commit\ndescription: d',
+    'name: git-commit\ndescription: d\nallowed-tools: Bash(git: *)',
+    'name: git-commit\ndescription: d\npermissions:\n  network: yes: please',
+    'name: git-commit\ndescription: Use when: x\nallowed-tools: Bash(rm: *)',
+    'name: git-commit\ndescription: "a \\" b" c"',
+  ]) {
+    const r = parse(fm);
+    assert.equal(r.manifest, undefined, fm);
+    assert.equal(r.diagnostics[0]?.severity, 'error', fm);
+  }
 });
 
 test('the common diagnostics carry words for the window, their English the message the CLI prints', () => {
@@ -157,7 +196,7 @@ test('the common diagnostics carry words for the window, their English the messa
   const open = parseSkillText('no frontmatter here\n', F).diagnostics[0]!;
   assert.equal(open.words?.code, 'diag.noStart');
   assert.equal(open.message, 'SKILL.md must start with YAML frontmatter (---)');
-  const yaml = parseSkillText('---\nname: a\ndescription: x: y\n---\n', F).diagnostics[0]!;
+  const yaml = parseSkillText('---\nname: a\ndescription: d\nallowed-tools: x: y\n---\n', F).diagnostics[0]!;
   assert.equal(yaml.words?.code, 'diag.yamlQuote');
   assert.equal(english(yaml.words!), yaml.message);
 });

@@ -7,7 +7,7 @@ import type { SkillManifest } from '../format/index.js';
 import type { Diagnostic } from '../../base/index.js';
 
 /** Bump when the parser's output or this format changes: older snapshots are ignored (everything re-read once). */
-export const CACHE_VERSION = 6; // 6: manifests carry the audit's frontmatter facts (format/frontmatter-facts.ts)
+export const CACHE_VERSION = 7; // 7: a text field with a bare ": " is read as text (format/frontmatter.ts), not broken
 
 /**
  * A folder listing is reused only when the folder last changed at least this long before it was read. File-system

@@ -274,7 +274,63 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
       return fromFast(fast);
     }
   }
-  return parseFrontmatterYamlOnly(text, file, firstLine, detectFlow);
+  const parsed = parseFrontmatterYamlOnly(text, file, firstLine, detectFlow);
+  // Strict mode reports the reference validator's verdict: the YAML error stands.
+  if (detectFlow || parsed.data || !parsed.diagnostics.some((d) => d.code === 'yaml.syntax')) return parsed;
+  return readTextFieldsAsText(text, file, firstLine) ?? parsed;
+}
+
+/**
+ * Fields that are free text for people and the model, never read by the gate: a broken value there is read as text.
+ * `name` is not one (it is what the skill is invoked by), nor is anything that asks for tools or permissions.
+ */
+const TEXT_FIELDS = new Set(['description', 'when_to_use', 'argument-hint', 'license', 'compatibility', 'summary']);
+const TEXT_FIELD_LINE = /^([a-z_-]+):[ \t]+(\S.*?)[ \t]*\r?$/;
+
+/**
+ * Public skills often break YAML in a text field: `description: Use when: …` (a bare `: `) or
+ * `description: "… "quoted" …"` (bare quotes inside quotes). Claude Code loads them; a strict reader would leave the
+ * skill out. So when the YAML does not parse, each top-level text field's value (its line, and any more-indented
+ * lines after it, joined as YAML folds them) is read as a string — up to a ` #` comment for a plain value, between the
+ * outer quotes for a double-quoted one without escapes — and the frontmatter is read again, with a warning naming each
+ * field read so. Line numbers do not move (continuation lines become blank). Any other field, or a frontmatter still
+ * broken after that, keeps the first reading's error: nothing the gate reads is ever guessed.
+ */
+function readTextFieldsAsText(text: string, file: string, firstLine: number): ParsedYaml | undefined {
+  const lines = text.split('\n');
+  const read: { key: string; line: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = TEXT_FIELD_LINE.exec(lines[i]!);
+    if (!m || !TEXT_FIELDS.has(m[1]!)) continue;
+    let value = m[2]!;
+    let end = i;
+    while (end + 1 < lines.length && /^[ \t]+\S/.test(lines[end + 1]!)) end++;
+    if (value.startsWith('"')) {
+      // Bare quotes inside a double-quoted value; one with escapes, or more lines, is not guessed at.
+      if (end > i || !value.endsWith('"') || value.length < 2 || value.includes('\\')) continue;
+      value = value.slice(1, -1);
+      if (!value.includes('"')) continue;
+    } else {
+      if (/^['[{|>&*!%@`]/.test(value)) continue;
+      const more = lines.slice(i + 1, end + 1).map((l) => l.trim());
+      value = [value, ...more].join(' ').replace(/\s#.*$/, '');
+      if (!/:(\s|$)/.test(value)) continue;
+    }
+    lines[i] = `${m[1]}: ${JSON.stringify(value.replace(/\r$/, ''))}`;
+    for (let j = i + 1; j <= end; j++) lines[j] = '';
+    read.push({ key: m[1]!, line: i + firstLine });
+    i = end;
+  }
+  if (!read.length) return undefined;
+  const again = parseFrontmatterYamlOnly(lines.join('\n'), file, firstLine, false);
+  if (!again.data || again.diagnostics.length) return undefined;
+  for (const { key, line } of read) {
+    again.diagnostics.push({
+      ...diag(file, 'yaml.unquoted', say('diag.yamlUnquoted', { field: key }), line, key),
+      severity: 'warning',
+    });
+  }
+  return again;
 }
 
 /** `yaml`, loaded when the first frontmatter needs it: the fast reader answers nearly all, and loading it costs ~0.1 s. */

@@ -211,7 +211,7 @@ function manifestFromSplit(split: SplitResult, file: string, opts: ParseOptions 
   const y = parseFrontmatterYaml(split.frontmatter, file, 2, strict);
   if (!y.data) return { diagnostics: [...pre, ...y.diagnostics] };
   const rep = new Reporter(file, strict, y.keyLines);
-  rep.list.push(...pre);
+  rep.list.push(...pre, ...y.diagnostics); // a text field read as text says so (frontmatter.ts)
   const d = y.data;
 
   // Unknown keys: warning, kept in `extra`; strict = the reference validator's single error.
