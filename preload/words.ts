@@ -852,6 +852,9 @@ export const WORDS = {
   'mcp.trustDamaged': '{{file}}: not a JSON object; it is left as it is: move it aside to trust servers again',
   // an mcp.json that cannot be written (main/core/service/mcp.ts); `error`, `trustError` are fs words
   'mcp.cannotWrite': '{{file}} cannot be written ({{error}}): nothing was changed',
+  // another process holds the data folder's MCP edit lock (main/core/mcp/lock.ts); `file` is the lock, `pid` its holder
+  'mcp.editBusy':
+    'another Knack (process {{pid}}) is changing the MCP settings ({{file}}): nothing was changed; try again',
   'mcp.trustNotPutBack':
     '{{file}} cannot be written ({{error}}), and {{trust}} could not be put back as it was ({{trustError}}): check which servers it trusts',
   // what is wrong with a damaged database (main/core/store/db.ts); `detail` is SQLite's own message

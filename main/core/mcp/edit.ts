@@ -276,7 +276,10 @@ export function keepMcpTrust(dataDir: string): { file: string; restore(): void }
   };
 }
 
-/** Trust the workspace's server `name` as `config` is now (undefined: no longer trusted). */
+/**
+ * Trust the workspace's server `name` as `config` is now (undefined: no longer trusted). A read-modify-write of the
+ * record: run it holding withMcpEditLock (lock.ts), so no other process's change comes between the read and the write.
+ */
 export function trustMcpServer(
   dataDir: string,
   workspace: string,

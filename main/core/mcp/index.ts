@@ -16,3 +16,4 @@ export {
   trustedMcpServers,
   writeMcpEntry,
 } from './edit.js';
+export { MCP_EDIT_LOCK, withMcpEditLock } from './lock.js';

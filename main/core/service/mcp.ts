@@ -1,12 +1,14 @@
 // Contract handlers for the MCP server form: list the servers of both mcp.json files, add or change one (checked with
 // the loader's schema, tried once inside the sandbox before it is written), remove one, turn one off or on. After a
 // write the running servers follow the files (McpManager.sync) and the window hears `tools.mcpChanged`.
+import { join } from 'node:path';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import { fsWords, Refusal, say } from '../base/index.js';
 import type { ServiceContext } from './context.js';
 import { mcpView } from './tools.js';
 import {
+  MCP_EDIT_LOCK,
   McpEditError,
   checkMcpEntry,
   keepMcpTrust,
@@ -18,6 +20,7 @@ import {
   setMcpEntryEnabled,
   trustMcpServer,
   trustedMcpServers,
+  withMcpEditLock,
   writeMcpEntry,
   type McpServerConfig,
 } from '../mcp/index.js';
@@ -64,7 +67,29 @@ function trust(dataDir: string, workspace: string, name: string, config: McpServ
  * back as it was and the window is told in words, naming the file; a record that refuses the change (damaged,
  * unreadable) leaves `file` unwritten.
  */
-function trustThenWrite<T>(
+async function trustThenWrite<T>(
+  dataDir: string,
+  workspace: string,
+  file: string,
+  changes: [string, McpServerConfig | undefined][],
+  write: () => T,
+): Promise<T> {
+  try {
+    return await withMcpEditLock(dataDir, () => trustThenWriteHeld(dataDir, workspace, file, changes, write));
+  } catch (e) {
+    // The lock's own failures (the change has not run): another Knack holding it, or a lock that cannot be made.
+    if (e instanceof ServiceError) throw e;
+    if (e instanceof Refusal) throw new ServiceError('unavailable', e.words, undefined, e.message);
+    if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+    throw new ServiceError(
+      'unavailable',
+      say('mcp.cannotWrite', { file: join(dataDir, MCP_EDIT_LOCK), error: fsWords(e) }),
+    );
+  }
+}
+
+/** trustThenWrite's change, run holding the MCP edit lock: no other process's change of either file comes between. */
+function trustThenWriteHeld<T>(
   dataDir: string,
   workspace: string,
   file: string,
@@ -140,7 +165,9 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
         changes.push([name, checked.config]);
       }
       const file = mcpFileOf(scope, dataDir, ws.workspace);
-      trustThenWrite(dataDir, ws.workspace, file, changes, () => writeMcpEntry(file, name, checked.raw, previousName));
+      await trustThenWrite(dataDir, ws.workspace, file, changes, () =>
+        writeMcpEntry(file, name, checked.raw, previousName),
+      );
       await apply();
       return { saved: true, tools: tried.tools, ...(tried.error ? { error: tried.error } : {}) };
     },
@@ -150,7 +177,7 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
       // the server, as they were.
       const file = mcpFileOf(scope, dataDir, ws.workspace);
       const changes: [string, undefined][] = scope === 'project' ? [[name, undefined]] : [];
-      const removed = trustThenWrite(dataDir, ws.workspace, file, changes, () => removeMcpEntry(file, name));
+      const removed = await trustThenWrite(dataDir, ws.workspace, file, changes, () => removeMcpEntry(file, name));
       if (!removed)
         throw new ServiceError(
           'not_found',
@@ -163,7 +190,7 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
     'mcp.setEnabled': async ({ scope, name, enabled }) => {
       const ws = ctx.workspace();
       const file = mcpFileOf(scope, dataDir, ws.workspace);
-      trustThenWrite(dataDir, ws.workspace, file, [], () => setMcpEntryEnabled(file, name, enabled));
+      await trustThenWrite(dataDir, ws.workspace, file, [], () => setMcpEntryEnabled(file, name, enabled));
       await apply();
       return { enabled };
     },

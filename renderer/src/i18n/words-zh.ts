@@ -815,6 +815,7 @@ export const wordsZh: Record<WordCode, string> = {
   'mcp.trustUnreadable': '{{file}}：无法读取：{{error}}',
   'mcp.trustDamaged': '{{file}}：不是 JSON 对象；已保持原样不动：把它移到别处才能再信任服务器',
   'mcp.cannotWrite': '无法写入 {{file}}（{{error}}）：没有做任何更改',
+  'mcp.editBusy': '另一个 Knack（进程 {{pid}}）正在更改 MCP 设置（{{file}}）：没有做任何更改；请再试一次',
   'mcp.trustNotPutBack':
     '无法写入 {{file}}（{{error}}），也无法把 {{trust}} 恢复原样（{{trustError}}）：请检查其中信任了哪些服务器',
   'store.empty': '文件是空的（0 字节）',

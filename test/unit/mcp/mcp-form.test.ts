@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trustMcpServer, trustedMcpServers } from '../../../main/core/mcp/index.js';
+import { MCP_EDIT_LOCK, trustMcpServer, trustedMcpServers } from '../../../main/core/mcp/index.js';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { chinese, ENGLISH_SENTENCE } from '../../helpers/words.js';
 import type { Said } from '../../../preload/words.js';
@@ -234,9 +234,13 @@ test('a workspace server whose mcp.json cannot be written is not trusted, and th
     await unwritten(s.call('mcp.remove', { scope: 'project', name: 'folder' }));
     undo(folder);
 
-    // The trust record is the file that cannot be written: named, and the folder's file is not written either.
+    // The data folder cannot be written: the MCP edit lock cannot be made there, it is named, and neither file is
+    // written.
     fix(s.paths.dataDir);
-    await unwritten(s.call('mcp.save', { scope: 'project', name: 'other', server: stdio('other') }), trustFile);
+    await unwritten(
+      s.call('mcp.save', { scope: 'project', name: 'other', server: stdio('other') }),
+      join(s.paths.dataDir, MCP_EDIT_LOCK),
+    );
   } finally {
     undo(folder);
     undo(s.paths.dataDir);
