@@ -30,7 +30,7 @@ import { usePanels } from './state/panels';
 import { useNotifications, useNotifyPermission } from './state/notify';
 import { isSkillPackage } from './state/attach';
 import { SaveSkillDialog, useSaveSkill } from './components/SaveSkill';
-import { Notices } from './components/Notices';
+import { NoticesAt } from './components/Notices';
 
 const NAV: { view: View; label: string }[] = [
   { view: 'chat', label: 'nav.chat' },
@@ -131,6 +131,7 @@ export function App() {
   // The setup flow keeps its place (first child) while its folder step opens a folder, so its step is not lost.
   return (
     <>
+      <NoticesAt place="page" />
       {setup && <Setup />}
       {!setup && (!workspace || picking) && <WorkspaceOpen />}
       {workspace && (
@@ -235,6 +236,7 @@ export function App() {
             {view === 'sessions' && <Sessions />}
             {view === 'settings' && <Settings />}
           </main>
+          <NoticesAt place="column" />
           <aside className="side-panels" id="side-panels" hidden={!panels} aria-label={t('panels.label')}>
             <LoadedSkills />
             <ContextMeter />
@@ -246,7 +248,6 @@ export function App() {
           {shortcutsOpen && <ShortcutsList />}
         </div>
       )}
-      <Notices />
     </>
   );
 }

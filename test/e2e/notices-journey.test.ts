@@ -54,6 +54,24 @@ const beta = join(dirname(app.workspace), 'beta');
 const notices = () => app.page.getByRole('region', { name: 'Notifications' });
 const sidebar = () => app.page.getByRole('navigation', { name: 'Skills' });
 
+async function hidesNothing(width: number, height: number): Promise<void> {
+  const n = (await notices().boundingBox())!;
+  assert.ok(
+    n.x >= 0 && n.y >= 0 && n.x + n.width <= width && n.y + n.height <= height,
+    `notices at ${JSON.stringify(n)}`,
+  );
+  const page = app.page;
+  for (const [what, el] of [
+    ['Loaded skills', page.getByRole('heading', { name: 'Loaded skills' })],
+    ['Context', page.getByRole('heading', { name: 'Context', exact: true })],
+    ['the message box', page.getByRole('textbox', { name: 'Message' })],
+  ] as const) {
+    const b = (await el.boundingBox())!;
+    const apart = b.x >= n.x + n.width || n.x >= b.x + b.width || b.y >= n.y + n.height || n.y >= b.y + b.height;
+    assert.ok(apart, `at ${width} × ${height} the notices ${JSON.stringify(n)} cover ${what} ${JSON.stringify(b)}`);
+  }
+}
+
 test('two failures and an info notice arrive together and all three are seen', { skip }, async () => {
   const { page } = app;
   // A message on its way in alpha …
@@ -110,6 +128,15 @@ test('two failures and an info notice arrive together and all three are seen', {
   await status.hover();
   assert.deepEqual(await seriousA11y(page), []);
   await saveScreens(page, 'notices');
+
+  // The notices hide nothing a user needs — the right panel's headings, the message box — and are whole on screen: at
+  // 1360 × 860 and in a 1024 × 640 window with the right panel shown.
+  await hidesNothing(1360, 860);
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const right = page.getByRole('button', { name: 'Show or hide loaded skills and context' });
+  if ((await right.getAttribute('aria-expanded')) !== 'true') await right.click();
+  await hidesNothing(1024, 640);
+  await page.setViewportSize({ width: 1360, height: 860 });
 
   // Left alone, the info notice goes; the errors stay until dismissed.
   await page.mouse.move(5, 5);

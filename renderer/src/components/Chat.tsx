@@ -24,6 +24,7 @@ import { useSlashMenu } from './SlashMenu';
 import { ToolCard } from './ToolCard';
 import { useSay } from '../i18n/say';
 import { ErrorLine } from './DialogFooter';
+import { NoticesAt } from './Notices';
 
 /**
  * One message. `turn`: the number of the user's message it is or answers (0: the first; -1 when there is none), what
@@ -383,6 +384,7 @@ export function Chat() {
           {t('chat.attach.drop')}
         </p>
       )}
+      <NoticesAt place="chat" />
       <form className="composer" onSubmit={(e) => void send(e)}>
         <input
           ref={pickRef}

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { INFO_MS, NOTICES_SHOWN, noticeText, type Notice } from '../state/notices';
-import { useView } from '../state/store';
+import { useView, type ViewState } from '../state/store';
 import { ErrorText } from '../i18n/ErrorText';
 
 function NoticeItem({ n, onDismiss }: { n: Notice; onDismiss: (n: Notice) => void }) {
@@ -65,7 +65,24 @@ function NoticeItem({ n, onDismiss }: { n: Notice; onDismiss: (n: Notice) => voi
   );
 }
 
-export function Notices() {
+/**
+ * Where the notices are, so they cover nothing: on the open-folder and setup screens, at their top; over an open folder,
+ * in the middle column, the chat's above its message box and another view's under it (never over the side panels).
+ */
+type Place = 'page' | 'chat' | 'column';
+
+function placeOf(s: ViewState): Place {
+  if (!s.workspace || s.picking || s.setup) return 'page';
+  return s.view === 'chat' ? 'chat' : 'column';
+}
+
+/** The notices, when `place` is where they are now (each place renders this; one of them shows them). */
+export function NoticesAt({ place }: { place: Place }) {
+  const here = useView((s) => placeOf(s) === place);
+  return here ? <Notices className={place === 'page' ? 'on-page' : 'in-column'} /> : null;
+}
+
+function Notices({ className }: { className: string }) {
   const { t } = useTranslation();
   const notices = useView((s) => s.notices);
   const dismissNotice = useView((s) => s.dismissNotice);
@@ -106,7 +123,7 @@ export function Notices() {
   return (
     <section
       ref={ref}
-      className="toasts"
+      className={`toasts ${className}`}
       aria-label={t('notices.label')}
       onFocus={(e) => {
         const from = e.relatedTarget as HTMLElement | null;

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
-import { Notices } from '../../../renderer/src/components/Notices';
+import { App } from '../../../renderer/src/App';
+import { NoticesAt } from '../../../renderer/src/components/Notices';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import {
   INFO_KEPT,
@@ -87,7 +88,7 @@ describe('notice queue (store)', () => {
 
 describe('notices (component)', () => {
   it('shows two errors as alerts and an info as a status, newest on top, and the rest behind "+N more"', async () => {
-    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    renderWith(<NoticesAt place="chat" />, memoryClient(), { workspace: WS });
     notify('error', 'Your message could not be sent.');
     notify('error', 'deploy could not be turned on: unavailable');
     notify('info', 'This conversation will not reopen by itself.');
@@ -110,7 +111,7 @@ describe('notices (component)', () => {
   });
 
   it('shows the same notice once with a count', () => {
-    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    renderWith(<NoticesAt place="chat" />, memoryClient(), { workspace: WS });
     notify('error', 'The store is busy.');
     notify('error', 'The store is busy.');
     notify('error', 'The store is busy.');
@@ -123,7 +124,7 @@ describe('notices (component)', () => {
     renderWith(
       <>
         <button type="button">before</button>
-        <Notices />
+        <NoticesAt place="chat" />
       </>,
       memoryClient(),
       { workspace: WS },
@@ -144,7 +145,7 @@ describe('notices (component)', () => {
 
   it('an info notice goes after a while on screen, not while hovered; an error stays until dismissed', () => {
     vi.useFakeTimers();
-    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    renderWith(<NoticesAt place="chat" />, memoryClient(), { workspace: WS });
     notify('error', 'a failure');
     notify('info', 'for your information');
     act(() => vi.advanceTimersByTime(INFO_MS + 1));
@@ -169,7 +170,7 @@ describe('notices (component)', () => {
 
   it('an info notice behind "+N more" does not time out before it was on screen', () => {
     vi.useFakeTimers();
-    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    renderWith(<NoticesAt place="chat" />, memoryClient(), { workspace: WS });
     notify('info', 'the oldest news');
     for (let i = 0; i < NOTICES_SHOWN; i++) notify('error', `failure ${i}`);
     act(() => vi.advanceTimersByTime(INFO_MS * 5));
@@ -186,7 +187,7 @@ describe('notices (component)', () => {
     renderWith(
       <>
         <Sidebar />
-        <Notices />
+        <NoticesAt place="chat" />
       </>,
       c,
       { workspace: WS },
@@ -204,7 +205,7 @@ describe('notices (component)', () => {
   });
 
   it("says a notice in the window's language, also after a switch, and counts it the same in both", async () => {
-    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    renderWith(<NoticesAt place="chat" />, memoryClient(), { workspace: WS });
     const blocked = () => i18n.t('skills.whyBlocked', { name: 'evil' });
     notify('error', blocked);
     expect(screen.getByRole('alert').textContent).toContain('evil is blocked');
@@ -216,7 +217,7 @@ describe('notices (component)', () => {
   });
 
   it("shows a failure's own words in code after the lead, follows a switch, and counts it once", async () => {
-    renderWith(<Notices />, memoryClient(), { workspace: WS }, 'zh');
+    renderWith(<NoticesAt place="chat" />, memoryClient(), { workspace: WS }, 'zh');
     const detail = '<img src=x onerror=alert(1)> **disk I/O error**';
     const err = {
       code: 'internal',
@@ -238,7 +239,7 @@ describe('notices (component)', () => {
   });
 
   it('speaks Chinese', async () => {
-    renderWith(<Notices />, memoryClient(), { workspace: WS }, 'zh');
+    renderWith(<NoticesAt place="chat" />, memoryClient(), { workspace: WS }, 'zh');
     notify('error', '出错了', () => undefined);
     notify('error', '出错了');
     for (let i = 0; i < NOTICES_SHOWN; i++) notify('info', `消息 ${i}`);
@@ -249,5 +250,52 @@ describe('notices (component)', () => {
     expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();
     expect(within(alert).getAllByRole('button', { name: '关闭' })).toHaveLength(1);
     expect(alert.textContent).toContain('出现了 2 次');
+  });
+});
+
+describe('where the notices are (App)', () => {
+  /** `a` comes before `b` in the page (and so in the Tab order). */
+  const before = (a: Element, b: Element) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+
+  it('in the chat: one region, after the transcript and above the message box, never in the right panel', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS });
+    notify('error', 'weekly-report could not be turned off');
+    const regions = screen.getAllByRole('region', { name: 'Notifications' });
+    expect(regions).toHaveLength(1);
+    const chat = screen.getByRole('region', { name: 'Chat' });
+    expect(chat.contains(regions[0]!)).toBe(true);
+    expect(before(screen.getByRole('log', { name: 'Conversation' }), regions[0]!)).toBe(true);
+    expect(before(regions[0]!, screen.getByRole('textbox', { name: 'Message' }))).toBe(true);
+    expect(document.getElementById('side-panels')!.contains(regions[0]!)).toBe(false);
+  });
+
+  it('in another view: one region under it, in the middle column, outside the right panel', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS, view: 'settings' });
+    notify('error', 'weekly-report could not be turned off');
+    const regions = screen.getAllByRole('region', { name: 'Notifications' });
+    expect(regions).toHaveLength(1);
+    expect(before(screen.getByRole('main'), regions[0]!)).toBe(true);
+    expect(before(regions[0]!, document.getElementById('side-panels')!)).toBe(true);
+    expect(regions[0]!.classList.contains('in-column')).toBe(true);
+  });
+
+  it('on the open-folder screen over a folder: one region, on that screen', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS, picking: true });
+    notify('error', 'A message you wrote in alpha could not be sent');
+    expect(screen.getAllByRole('region', { name: 'Notifications' })).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toContain('could not be sent');
+  });
+
+  it("Shift+Tab from the message box reaches a notice's Retry and Dismiss", async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS });
+    notify('error', 'weekly-report could not be turned off', () => undefined);
+    screen.getByRole('textbox', { name: 'Message' }).focus();
+    const alert = screen.getByRole('alert');
+    const seen: (string | null)[] = [];
+    for (let i = 0; i < 4 && !seen.includes('Retry'); i++) {
+      await userEvent.tab({ shift: true });
+      if (alert.contains(document.activeElement)) seen.push(document.activeElement!.textContent);
+    }
+    expect(seen).toEqual(['×Dismiss', 'Retry']);
   });
 });
