@@ -367,6 +367,9 @@ test(
     await app.page.keyboard.press('Enter');
     const card = app.page.getByRole('region', { name: 'Approval for bash' }).last();
     await card.waitFor();
+    // The turn waits for the user: the chat says so, not that it is answering.
+    await app.page.getByRole('log', { name: 'Conversation' }).getByText('Waiting for your approval above.').waitFor();
+    assert.equal(await app.page.getByRole('log', { name: 'Conversation' }).getByText('Answering…').count(), 0);
     await saveScreens(app.page, 'approval');
     await card.getByRole('button', { name: 'Allow once' }).click();
     await card.getByText('Allowed once.').waitFor();

@@ -109,14 +109,25 @@ function turnsOf(messages: ChatMessage[]): [ChatMessage, number][] {
   });
 }
 
-/** A running turn's line: "Answering…", or "Retrying (2 of 3)…" while the provider's SDK sends the request again. */
+/**
+ * A running turn's line: "Answering…", "Retrying (2 of 3)…" while the provider's SDK sends the request again, or
+ * "Waiting for your approval above." while an approval card of its answer is not answered (nothing is answered then).
+ */
 function TurnStatus() {
   const { t } = useTranslation();
   const say = useSay();
   const at = useView((s) => s.retryingAt);
+  const asking = useView((s) => {
+    const last = s.messages[s.messages.length - 1];
+    return last?.role === 'assistant' && last.parts.some((p) => p.kind === 'approval' && !p.answered);
+  });
   return (
     <p className="muted" role="status">
-      {at ? say({ code: 'turnRetrying', params: { attempt: at.attempt, of: at.of } }) : t('chat.thinking')}
+      {asking
+        ? t('chat.waitingApproval')
+        : at
+          ? say({ code: 'turnRetrying', params: { attempt: at.attempt, of: at.of } })
+          : t('chat.thinking')}
     </p>
   );
 }

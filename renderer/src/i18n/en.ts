@@ -228,6 +228,7 @@ export const en = {
     new: 'New chat',
     empty: 'Say what you want to do. Skills load when your words call for them.',
     thinking: 'Answering…',
+    waitingApproval: 'Waiting for your approval above.',
     stopped: 'Stopped.',
     end: {
       interrupted: 'Interrupted — the connection was lost before the answer was complete.',

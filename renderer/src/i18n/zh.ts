@@ -221,6 +221,7 @@ export const zh: Strings = {
     new: '新对话',
     empty: '说说你想做什么。相关技能会在需要时自动加载。',
     thinking: '正在回答…',
+    waitingApproval: '正在等待你在上方批准。',
     stopped: '已停止。',
     end: {
       interrupted: '已中断——回答完成前连接断开了。',

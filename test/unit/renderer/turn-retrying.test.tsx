@@ -8,6 +8,7 @@ import { useView } from '../../../renderer/src/state/store';
 import { initI18n } from '../../../renderer/src/i18n';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
+import { approval } from './samples';
 
 describe('a turn whose request is sent again', () => {
   it('says which attempt it is, in English and in Chinese, until the answer comes', async () => {
@@ -30,5 +31,21 @@ describe('a turn whose request is sent again', () => {
     await waitFor(() => expect(status()?.textContent).toBe('Answering…'));
     act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
     await waitFor(() => expect(status()).toBeNull());
+  });
+});
+
+describe('a turn waiting for an approval', () => {
+  it('says it waits for the user, not that it is answering, in English and in Chinese; answered, it answers again', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    const status = () => document.querySelector('.transcript > [role="status"]');
+    expect(status()?.textContent).toBe('Answering…');
+    act(() => c.event('chat.approval', approval({ approvalId: 'a1', tool: 'bash', args: { command: 'git status' } })));
+    await waitFor(() => expect(status()?.textContent).toBe('Waiting for your approval above.'));
+    act(() => void initI18n('zh'));
+    await waitFor(() => expect(status()?.textContent).toBe('正在等待你在上方批准。'));
+    act(() => void initI18n('en'));
+    await userEvent.click(screen.getByRole('button', { name: 'Allow once' }));
+    await waitFor(() => expect(status()?.textContent).toBe('Answering…'));
   });
 });
