@@ -94,6 +94,24 @@ test('the review hook (trust layer) disables a skill with a reason, over the use
   );
 });
 
+test("a refresh that moves a skill's verdict alone (its SKILL.md unchanged) reports the skill changed", async () => {
+  const s = setup(2);
+  let refused = false;
+  const c = await openCatalog({
+    paths: s.paths,
+    workspace: s.ws,
+    review: (e) => (refused && e.manifest.name === 's1' ? { enabled: false, reason: 'audit P0: a script' } : undefined),
+  });
+  const changes: CatalogChange[] = [];
+  c.on('change', (x: CatalogChange) => changes.push(x));
+  refused = true;
+  await c.refresh();
+  assert.equal(c.get('s1')?.enabled, false);
+  assert.deepEqual(changes, [{ added: [], removed: [], changed: ['s1'] }]);
+  await c.refresh();
+  assert.equal(changes.length, 1, 'the same verdict again is no change');
+});
+
 test('a review hook that throws disables that skill (fail closed) and the catalog still opens', async () => {
   const s = setup(2);
   const c = await openCatalog({

@@ -491,13 +491,19 @@ export class Catalog extends EventEmitter {
     return super.emit(event, ...args);
   }
 
-  /** What changed between two sets of winners: a re-parsed file has a new manifest object; a cached one keeps it. */
+  /**
+   * What changed between two sets of winners: a re-parsed file has a new manifest object; a cached one keeps it. A
+   * winner whose verdict moved (a script edited to something the audit refuses) changed too, though its SKILL.md did
+   * not: the gate, the matcher and the window follow 'change'.
+   */
   private changeSince(before: Map<string, CatalogEntry>): CatalogChange {
     const change: CatalogChange = { added: [], removed: [], changed: [] };
+    const state = (e: CatalogEntry): string => `${e.enabled}|${e.trust ?? ''}|${e.disabledReason ?? ''}`;
     for (const [k, e] of this.winners) {
       const was = before.get(k);
       if (!was) change.added.push(e.manifest.name);
-      else if (was.manifest !== e.manifest || was.file !== e.file) change.changed.push(e.manifest.name);
+      else if (was.manifest !== e.manifest || was.file !== e.file || state(was) !== state(e))
+        change.changed.push(e.manifest.name);
     }
     for (const k of before.keys()) if (!this.winners.has(k)) change.removed.push(k);
     return change;
