@@ -5,10 +5,17 @@
 //  - background: the app's way: the catalog answers at once (skills `checking`), the audits run in this thread a
 //    slice at a time between events;
 //  - at once: every audit before the catalog answers.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+//
+// KNACK_BENCH_PART=hot-reload runs only the hot-reload part (5,000 skills unless KNACK_BENCH_AUDIT_SKILLS says): a warm
+// catalog with its watcher, one SKILL.md edited, CPU of this process from the edit to the catalog's change. Each round
+// makes a new watcher and edits twice: its first hot reload looks at every folder (as every hot reload did before the
+// targeted pass, and as a reload still does: the baseline), its second only at the folder the events touched.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openCatalog } from '../../main/core/skills/catalog/catalog.js';
+import { openCatalog, type Catalog } from '../../main/core/skills/catalog/catalog.js';
+import { watchCatalog } from '../../main/core/skills/catalog/watch.js';
+import { TREE_RACY_MS } from '../../main/core/skills/trust/tree.js';
 import { auditSkill } from '../../main/core/skills/trust/audit.js';
 import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
 import { parsedManifestOf } from '../../main/core/skills/format/types.js';
@@ -17,7 +24,8 @@ import { Store } from '../../main/core/store/index.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
 import { writeSkillCorpus } from './skill-corpus.js';
 
-const N = Number(process.env.KNACK_BENCH_AUDIT_SKILLS ?? 800);
+const PART = process.env.KNACK_BENCH_PART;
+const N = Number(process.env.KNACK_BENCH_AUDIT_SKILLS ?? (PART === 'hot-reload' ? 5000 : 800));
 const RUNS = Number(process.env.KNACK_BENCH_RUNS ?? 3);
 const TARGET = 2.5;
 
@@ -60,6 +68,11 @@ async function open(dataDir: string, background: boolean): Promise<Open> {
 }
 
 const corpusBytes = writeSkillCorpus(join(ws, '.workbuddy', 'skills'), N);
+if (PART === 'hot-reload') {
+  await hotReload();
+  rmSync(root, { recursive: true, force: true });
+  process.exit(0);
+}
 console.log(
   `corpus: ${N} skills, 5 files each (SKILL.md, 2 references, a Python and a shell script), ${(corpusBytes / 1e6).toFixed(1)} MB; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(1)}`,
 );
@@ -127,3 +140,96 @@ console.log(
   `CPU time of the opens (meaningful under load, where wall clock is not): cold ${best(cold, 'cpuMs').toFixed(0)} ms, warm ${wc.toFixed(0)} ms = ${(best(cold, 'cpuMs') / wc).toFixed(2)}×`,
 );
 rmSync(root, { recursive: true, force: true });
+
+/** The hot-reload part (see the header). */
+async function hotReload(): Promise<void> {
+  const skills = join(ws, '.workbuddy', 'skills');
+  // Past the racy window, so that the audits keep each folder's tree (as a folder left alone for a while has).
+  await new Promise((r) => setTimeout(r, TREE_RACY_MS + 200));
+  const dataDir = join(root, 'data-hot');
+  const store = Store.openIn(dataDir);
+  const review = createTrustReview(store, { background: true });
+  try {
+    const first = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, review });
+    await first.settled();
+    await first.close();
+  } finally {
+    store.close();
+  }
+  // Warm, as serve opens it.
+  const warmStore = Store.openIn(dataDir);
+  const warmReview = createTrustReview(warmStore, { background: true });
+  const catalog = await openCatalog({
+    paths: { ...paths, dataDir },
+    workspace: ws,
+    store: warmStore,
+    review: warmReview,
+  });
+  await catalog.settled();
+  console.log(
+    `hot reload, ${N} skills (warm catalog, its watcher, one SKILL.md edited; CPU of this process from the edit to the catalog's change), load ${loadavg()[0]!.toFixed(1)}`,
+  );
+  const edited = (c: Catalog, name: string, description: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`${name}: no hot reload`)), 60_000);
+      const check = (): void => {
+        if (c.get(name)?.manifest.description !== description) return;
+        clearTimeout(t);
+        c.off('change', check);
+        resolve();
+      };
+      c.on('change', check);
+    });
+  let edits = 0;
+  const reload = async (): Promise<{ cpuMs: number; checked: number; kept: number }> => {
+    const i = (edits * 997) % N;
+    const name = `skill-${i}`;
+    const description = `Use when the user asks for edit ${++edits}.`;
+    const s0 = { ...warmReview.stats };
+    const seen = edited(catalog, name, description);
+    const c0 = process.cpuUsage();
+    writeFileSync(
+      join(skills, name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: ${description}\n---\n# Skill\n\nDo it.\n`,
+    );
+    await seen;
+    const cpu = process.cpuUsage(c0);
+    return {
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      checked: warmReview.stats.checked - s0.checked,
+      kept: warmReview.stats.kept - s0.kept,
+    };
+  };
+  const full: number[] = [];
+  const targeted: number[] = [];
+  const watchMs: number[] = [];
+  let counts = '';
+  let watches = 0;
+  for (let r = 0; r < Math.max(RUNS, 5); r++) {
+    const c0 = process.cpuUsage();
+    const w = watchCatalog(catalog, { debounceMs: 50 });
+    const cw = process.cpuUsage(c0);
+    watchMs.push((cw.user + cw.system) / 1000);
+    watches = w.watched().length;
+    try {
+      // Quiet first: nothing pending from the last round.
+      await new Promise((res) => setTimeout(res, 300));
+      const f = await reload();
+      await new Promise((res) => setTimeout(res, 300));
+      const t = await reload();
+      full.push(f.cpuMs);
+      targeted.push(t.cpuMs);
+      counts = `full: ${f.checked} folders checked, ${f.kept} kept; targeted: ${t.checked} checked, ${t.kept} kept`;
+    } finally {
+      await w.close();
+    }
+  }
+  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ms = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(`  every folder looked at (baseline): median ${med(full).toFixed(0)} ms CPU (${ms(full)})`);
+  console.log(`  the touched folder only:           median ${med(targeted).toFixed(0)} ms CPU (${ms(targeted)})`);
+  console.log(`  ${(med(full) / med(targeted)).toFixed(2)}× less CPU per hot reload (${counts})`);
+  console.log(`  making the watcher: ${watches} watches, median ${med(watchMs).toFixed(0)} ms CPU (${ms(watchMs)})`);
+  await catalog.close();
+  warmStore.close();
+}

@@ -78,7 +78,7 @@ test('folders whose watch cannot be made are each said with their error; the oth
     );
     const watched = w.watched();
     assert.ok(watched.includes(user), watched.join('\n'));
-    assert.ok(!watched.includes(join(user, 'two', 'SKILL.md')), watched.join('\n'));
+    assert.ok(!watched.includes(join(user, 'two')), watched.join('\n'));
     const p = nextChange(catalog);
     writeTree(user, { 'four/SKILL.md': skillMd({ name: 'four', description: 'the four skill' }) });
     assert.deepEqual((await p).added, ['four']);
@@ -129,7 +129,7 @@ test('a folder that could not be watched is said again once a later walk watches
     writeTree(user, { 'four/SKILL.md': skillMd({ name: 'four', description: 'the four skill' }) });
     assert.deepEqual((await p).added, ['four']);
     assert.deepEqual(watchedAgain, [join(user, 'two')]);
-    assert.ok(w.watched().includes(join(user, 'two', 'SKILL.md')), w.watched().join('\n'));
+    assert.ok(w.watched().includes(join(user, 'two')), w.watched().join('\n'));
 
     // `three` still cannot be watched, then is removed: nothing of it is left unfollowed.
     p = nextChange(catalog);
@@ -197,7 +197,7 @@ test('a folder that could not be watched is tried again on a timer that backs of
     await eventually(() => watchedAgain.includes(two), 'the folder watched on a retry');
     assert.equal(tries, 3);
     assert.deepEqual(delays, [20, 40], 'the second try waits twice as long as the first');
-    assert.ok(w.watched().includes(join(two, 'SKILL.md')), w.watched().join('\n'));
+    assert.ok(w.watched().includes(two), w.watched().join('\n'));
     assert.equal(w.retryIn(), undefined, 'no retry is left once every folder is watched');
 
     // Now watched: an edit in `two` hot-reloads.

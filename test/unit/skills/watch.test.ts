@@ -45,7 +45,7 @@ test('adding, editing and removing a SKILL.md hot-reloads the catalog', async ()
   }
 });
 
-test("a skill's resources are not watched, only its SKILL.md; a new skill beside it still hot-reloads", async () => {
+test("a skill's folders are watched with it, never its files one by one; a new skill beside it still hot-reloads", async () => {
   const root = tempDir();
   const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
   const user = join(root, 'home/.workbuddy/skills');
@@ -61,15 +61,11 @@ test("a skill's resources are not watched, only its SKILL.md; a new skill beside
   try {
     await w.ready;
     const watched = new Set(w.watched());
-    assert.ok(watched.has(join(user, 'one', 'SKILL.md')), [...watched].join('\n'));
-    assert.ok(watched.has(join(user, 'group', 'two', 'SKILL.md')), [...watched].join('\n'));
-    for (const resource of [
-      'one/scripts',
-      'one/scripts/run.sh',
-      'one/references/guide.md',
-      'group/two/assets/logo.txt',
-    ])
-      assert.ok(!watched.has(join(user, resource)), `${resource} is watched`);
+    // Every file of a skill is what its audit reads: each of its folders is watched (one watch per folder).
+    for (const folder of ['one', 'one/scripts', 'one/references', 'group/two', 'group/two/assets'])
+      assert.ok(watched.has(join(user, folder)), `${folder} is not watched:\n${[...watched].join('\n')}`);
+    for (const file of ['one/SKILL.md', 'one/scripts/run.sh', 'one/references/guide.md', 'group/two/assets/logo.txt'])
+      assert.ok(!watched.has(join(user, file)), `${file} is watched`);
     const p = nextChange(c);
     writeTree(user, { 'group/three/SKILL.md': skillMd({ name: 'three', description: 'third' }) });
     assert.deepEqual((await p).added, ['three']);

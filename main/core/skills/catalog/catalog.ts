@@ -40,8 +40,11 @@ import { english, nameKey, say, type Said, type WordCode } from '../../base/inde
 export type ReviewHook = ((
   entry: CatalogEntry,
 ) => { enabled: false; reason: string; words?: Said; trust?: TrustHold } | undefined) & {
-  /** Called before each review pass with every entry (the trust layer starts background audits here). */
-  prepare?(entries: CatalogEntry[]): void;
+  /**
+   * Called before each review pass with every entry (the trust layer starts background audits here). `unchanged`: the
+   * real folders a hot reload vouches for (RefreshOptions.unchanged); absent, every folder is looked at.
+   */
+  prepare?(entries: CatalogEntry[], unchanged?: (dir: string) => boolean): void;
   /**
    * Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. The listener is
    * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
@@ -109,6 +112,15 @@ export interface CatalogTimings {
   listed: number;
 }
 
+interface RefreshOptions {
+  /**
+   * A hot reload's word that nothing in a skill folder (a real path) changed since the last build: no file event
+   * touched it and it was watched all along (watch.ts). The trust review then keeps that folder's last verdict and tree
+   * check instead of looking at its files again. Absent (every other caller): every folder is looked at.
+   */
+  unchanged?: (dir: string) => boolean;
+}
+
 export interface CatalogChange {
   added: string[];
   removed: string[];
@@ -153,6 +165,13 @@ export class Catalog extends EventEmitter {
   private reviewMs = 0;
   private running: Promise<CatalogChange> | undefined;
   private again = false;
+  /**
+   * What the next build's review pass may keep (RefreshOptions.unchanged) from the refreshes waiting for it: undefined
+   * when none waits, null when one asked for every folder to be looked at.
+   */
+  private nextUnchanged: ((dir: string) => boolean) | null | undefined;
+  /** What the review pass of the build running now may keep (null: nothing). */
+  private unchanged: ((dir: string) => boolean) | null = null;
   timings: CatalogTimings = {
     discoverMs: 0,
     parseMs: 0,
@@ -274,9 +293,11 @@ export class Catalog extends EventEmitter {
   /**
    * The folders the last build walked (their entries were listed: one added, removed or renamed there may be a skill)
    * and the entries under them (skill folders, and folders past the depth bound: only a SKILL.md there changes the
-   * catalog), as real paths. The watcher (watch.ts) watches these; 'walked' is emitted after every build.
+   * catalog), as real paths, and the real folders of the indexed skills (the watcher follows every folder of those
+   * whose entry path is their real one: each file in them is part of what their audit read). The watcher (watch.ts)
+   * watches these; 'walked' is emitted after every build.
    */
-  folders(): { walked: string[]; entries: string[] } {
+  folders(): { walked: string[]; entries: string[]; skills: ReadonlySet<string> } {
     const walked: string[] = [];
     const entries: string[] = [];
     for (const snap of this.snapshots.values()) {
@@ -285,7 +306,7 @@ export class Catalog extends EventEmitter {
         for (const name of row[4]) entries.push(real + sep + name);
       }
     }
-    return { walked, entries };
+    return { walked, entries, skills: new Set(this.byDir.keys()) };
   }
 
   /** Every indexed skill: winners and shadowed ones, sorted by name then precedence. */
@@ -333,8 +354,14 @@ export class Catalog extends EventEmitter {
     return this.get(name)!;
   }
 
-  /** Re-walk the tiers and re-parse what changed. Concurrent calls share one run (plus one follow-up). */
-  refresh(): Promise<CatalogChange> {
+  /**
+   * Re-walk the tiers and re-parse what changed. Concurrent calls share one run (plus one follow-up), whose review pass
+   * keeps a folder only when every call it serves vouches for it (`opts.unchanged`).
+   */
+  refresh(opts: RefreshOptions = {}): Promise<CatalogChange> {
+    const u = opts.unchanged ?? null;
+    const was = this.nextUnchanged;
+    this.nextUnchanged = was === undefined ? u : was && u && ((d: string) => was(d) && u(d));
     if (this.running) {
       this.again = true;
       return this.running;
@@ -373,6 +400,8 @@ export class Catalog extends EventEmitter {
 
   private async build(): Promise<CatalogChange> {
     const t0 = now();
+    this.unchanged = this.nextUnchanged ?? null;
+    this.nextUnchanged = undefined;
     const { paths, workspace, store } = this.options;
     const roots = tierRoots(paths, workspace, this.settings.discovery.agentsFolders);
     const caches = new Map<TierRoot, RootCache>(
@@ -546,7 +575,10 @@ export class Catalog extends EventEmitter {
     const tr = now();
     this.reading(() => {
       try {
-        this.options.review?.prepare?.(this.all);
+        const keep = this.unchanged;
+        this.unchanged = null;
+        if (keep) this.options.review?.prepare?.(this.all, keep);
+        else this.options.review?.prepare?.(this.all);
       } catch {
         // the per-entry review below still judges every skill (fail closed there)
       }

@@ -77,8 +77,17 @@ export class AuditQueue {
    * review of that folder takes them (takeAccepted): read once, in the lookup that found the report.
    */
   private readonly accepted = new Map<string, AcceptedPermissions | null>();
-  /** What the background audits came to so far. */
-  readonly stats = { audited: 0, bytes: 0 };
+  /**
+   * What the background audits came to so far (`audited`, `bytes`), and how many folders review passes looked at
+   * again (`checked`: the stored report's tree checked, or the folder audited) or kept as the last pass left them
+   * (`kept`: a targeted pass, PrepareOptions.unchanged).
+   */
+  readonly stats = { audited: 0, bytes: 0, checked: 0, kept: 0 };
+  /**
+   * The stamp of each folder's SKILL.md as the catalog's entry gave it when the folder was last looked at: a targeted
+   * pass keeps a folder only while its entry shows the same one (the catalog's own stat vouches for that file).
+   */
+  private readonly looked = new Map<string, string>();
   /** Folders being audited in the background now. */
   private readonly inFlight = new Set<string>();
   private readonly listeners: ((dirs: ReadonlySet<string>) => void)[] = [];
@@ -130,10 +139,12 @@ export class AuditQueue {
 
   /**
    * Before a review pass, with every entry: finds the folders whose stored report is missing or stale, audits a small
-   * batch at once and sends a large one to the background.
+   * batch at once and sends a large one to the background. `unchanged`: a folder it vouches for (no file event touched
+   * it since the last pass, and its watch never lapsed) keeps the report of the last pass without a look at the disk,
+   * when that pass looked at it with the SKILL.md the entry shows now; any other folder is looked at as always.
    */
-  prepare(entries: CatalogEntry[]): void {
-    const { store, fresh } = this;
+  prepare(entries: CatalogEntry[], unchanged?: (dir: string) => boolean): void {
+    const { store, fresh, looked, stats } = this;
     const misses: { dir: string; parsed: ParsedManifest }[] = [];
     const seen = new Set<string>();
     this.accepted.clear();
@@ -142,11 +153,21 @@ export class AuditQueue {
       seen.add(e.realDir);
       // Without a store, a folder audited this session is done; with one, its stored report when the files are unchanged.
       if (!store && fresh.has(e.realDir)) continue;
+      const stamp = `${e.file}\0${e.size}\0${e.mtimeMs}\0${e.ctimeMs}`;
+      if (unchanged && fresh.has(e.realDir) && looked.get(e.realDir) === stamp && unchanged(e.realDir)) {
+        stats.kept++;
+        continue;
+      }
+      stats.checked++;
+      looked.set(e.realDir, stamp);
       let stored: ReturnType<typeof storedReview>;
       try {
         stored = store ? storedReview(e.realDir, store, skillFileStamp(e)) : undefined;
       } catch {
-        continue; // an unreadable folder is judged (refused) by the in-thread review
+        // An unreadable folder is judged (refused) by the in-thread review, never by the report of an earlier pass.
+        fresh.delete(e.realDir);
+        looked.delete(e.realDir);
+        continue;
       }
       if (stored) {
         fresh.set(e.realDir, stored.report);
@@ -161,6 +182,8 @@ export class AuditQueue {
           fresh.set(m.dir, result.report);
         } catch {
           // left to the in-thread review, which reports it
+          fresh.delete(m.dir);
+          looked.delete(m.dir);
         }
       }
       return;

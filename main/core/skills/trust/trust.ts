@@ -118,8 +118,11 @@ export interface TrustReviewOptions {
 /** The review hook with the catalog's optional extras (see ReviewHook in catalog.ts). */
 export interface TrustReview {
   (entry: CatalogEntry): ReviewVerdict;
-  /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
-  prepare(entries: CatalogEntry[]): void;
+  /**
+   * Called by the catalog before a review pass with every entry: finds what must be audited, starts it. `unchanged`:
+   * the folders a hot reload vouches for keep the last pass's report (AuditQueue.prepare).
+   */
+  prepare(entries: CatalogEntry[], unchanged?: (dir: string) => boolean): void;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
   /**
@@ -136,8 +139,8 @@ export interface TrustReview {
   reportOf(entry: Pick<CatalogEntry, 'tier' | 'realDir'>): AuditReport | undefined;
   /** Stop the background audits (the workspace closes it). */
   close(): Promise<void>;
-  /** What the background audits came to so far. */
-  readonly stats: { audited: number; bytes: number };
+  /** What the background audits came to so far, and the folders review passes checked again or kept (AuditQueue). */
+  readonly stats: { audited: number; bytes: number; checked: number; kept: number };
 }
 
 /** The catalog's review hook (CatalogOptions.review): plug in as `review: createTrustReview(store)`. */
@@ -218,8 +221,8 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     return verdictOf(entry, report, store, accepted);
   }) as TrustReview;
 
-  review.prepare = (entries) => {
-    if (bg) queue.prepare(entries);
+  review.prepare = (entries, unchanged) => {
+    if (bg) queue.prepare(entries, unchanged);
   };
   review.onVerdicts = (listener) => queue.onVerdicts(listener);
   review.onStale = (listener) => void staleListeners.push(listener);
