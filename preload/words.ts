@@ -743,6 +743,7 @@ export const WORDS = {
   'sources.noSkill': '{{source}} holds no skill named "{{name}}"',
   'sources.noUpdate': 'no update of {{name}} shown (check for updates again)',
   'sources.otherUpdate': 'the update of {{name}} shown is not the one fetched; check again',
+  'sources.updateGone': 'the copy of the update of {{name}} fetched when it was checked is gone; check again',
   // a skill's update check that failed (main/core/skills/sources/update.ts): the Updates dialog's line for it
   'update.checkFailed': '{{skill}}: could not check for an update ({{why}})',
   'update.noSkillAt': '{{source}}: no SKILL.md at "{{path}}" in commit {{commit}}',

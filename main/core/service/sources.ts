@@ -8,12 +8,12 @@ import type { ServiceContext } from './context.js';
 import { diffView, installView } from './views.js';
 import { BoundedMap, english, say } from '../base/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
-import { addCandidate } from '../skills/sources/index.js';
+import { addCandidate, dropCandidate, holdCandidate, type Candidate } from '../skills/sources/index.js';
 import { lockPathFor, readLock, type LockEntry } from '../skills/sources/index.js';
 import { listMarketplaces, marketplaceEntries, searchEntries } from '../skills/sources/index.js';
 import { openSource, type FetchOptions, type OpenedSource } from '../skills/sources/index.js';
 import { parseSource, SourceError } from '../skills/sources/index.js';
-import { applyUpdate, checkUpdates } from '../skills/sources/index.js';
+import { checkUpdates } from '../skills/sources/index.js';
 import { sourceWall } from '../source-wall.js';
 
 type SourceHandlers = Pick<
@@ -49,16 +49,24 @@ export function originOf(ctx: ServiceContext, name: string, tier: string): LockE
 export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<void>) => void): SourceHandlers {
   const opened = new BoundedMap<string, OpenedSource>(MAX_OPEN, (o) => o.dispose());
   /**
-   * The content hash of each update the last check showed (`tier\0name`). A check keeps no clone: Update fetches the
-   * skill again and installs it only when it still hashes as shown.
+   * Each update the last check showed (`tierRoot\0name`), as a copy of its folder held in <data>/fetched. A check keeps
+   * no clone, only these copies: Update installs the copy, without fetching again, when it still hashes as shown, so
+   * what is installed is what was reviewed, whatever the source holds by then.
    */
-  let shown = new Map<string, string>();
+  let shown = new Map<string, Candidate>();
+  const dataDir = ctx.paths.dataDir;
   const drop = (id: string) => {
     opened.get(id)?.dispose();
     opened.delete(id);
   };
+  /** Drop the held copies of `updates` that `keep` does not hold too. */
+  const dropShown = (updates: Map<string, Candidate>, keep?: Map<string, Candidate>) => {
+    for (const [key, c] of updates) if (keep?.get(key)?.dir !== c.dir) dropCandidate(c, dataDir);
+  };
   atClose(async () => {
     for (const id of [...opened.keys()]) drop(id);
+    dropShown(shown);
+    shown = new Map();
   });
   /** Git for a source runs inside the open workspace's wall; running outside it is said on the progress line. */
   const wall = () => {
@@ -74,22 +82,41 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
   /** Check every source-installed skill of both tiers for a newer version (what the Updates dialog shows). */
   const checkAll = async () => {
     const items = [];
-    const next = new Map<string, string>();
+    const next = new Map<string, Candidate>();
     for (const tier of ['project', 'user'] as const) {
+      const tierRoot = tierRootOf(ctx, tier);
       let result;
       try {
-        result = await checkUpdates(tierRootOf(ctx, tier), undefined, {
+        result = await checkUpdates(tierRoot, undefined, {
           wall: wall(),
           cwd: ctx.workspace().workspace,
           onProgress: progress,
         });
       } catch (e) {
+        dropShown(next, shown);
         return refused(e);
       }
-      // What the window is shown is read from the clones now; they are not kept until the next check.
-      await result.dispose();
+      try {
+        // What the window is shown is read from the clones now; they are not kept until the next check, only a copy
+        // of each update's folder (the copy held before, when it holds the same content).
+        for (const c of result.checks) {
+          if (!c.candidate) continue;
+          const key = `${tierRoot}\0${c.name}`;
+          const before = shown.get(key);
+          next.set(
+            key,
+            before?.contentHash === c.candidate.contentHash && existsSync(before.dir)
+              ? { ...c.candidate, dir: before.dir }
+              : holdCandidate(c.candidate, dataDir),
+          );
+        }
+      } catch (e) {
+        dropShown(next, shown);
+        throw e;
+      } finally {
+        await result.dispose();
+      }
       for (const c of result.checks) {
-        if (c.candidate) next.set(`${tier}\0${c.name}`, c.candidate.contentHash);
         items.push({
           name: c.name,
           tier,
@@ -104,6 +131,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
         });
       }
     }
+    dropShown(shown, next);
     shown = next;
     return { items };
   };
@@ -215,33 +243,27 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
     'sources.applyUpdate': async ({ name, tier, contentHash }) => {
       // An Update clicked while a check runs is looked up once that check has finished, not refused as "not shown".
       while (updating) await updating;
-      const reviewed = shown.get(`${tier}\0${name}`);
-      if (reviewed === undefined) throw new ServiceError('not_found', say('sources.noUpdate', { name }));
-      if (reviewed !== contentHash) throw new ServiceError('conflict', say('sources.otherUpdate', { name }));
-      // Fetched again: what is installed is what hashes as the window showed it; a source changed since is refused.
       const tierRoot = tierRootOf(ctx, tier);
-      let again;
-      try {
-        again = await checkUpdates(tierRoot, [name], {
-          wall: wall(),
-          cwd: ctx.workspace().workspace,
-          onProgress: progress,
-        });
-      } catch (e) {
-        return refused(e);
+      const key = `${tierRoot}\0${name}`;
+      const c = shown.get(key);
+      if (c === undefined) throw new ServiceError('not_found', say('sources.noUpdate', { name }));
+      if (c.contentHash !== contentHash) throw new ServiceError('conflict', say('sources.otherUpdate', { name }));
+      // Not fetched again: the copy the check held is installed, and only while it still hashes as shown (addCandidate).
+      if (!existsSync(c.dir)) {
+        shown.delete(key);
+        throw new ServiceError('conflict', say('sources.updateGone', { name }));
       }
+      let r;
       try {
-        const c = again.checks[0];
-        if (c?.status === 'error' && c.words) throw new ServiceError('refused', c.words, undefined, c.reason);
-        if (c?.status !== 'available' || c.candidate?.contentHash !== contentHash)
-          throw new ServiceError('conflict', say('sources.otherUpdate', { name }));
-        // The click is the one confirmation a clean update takes; a widening or a finding is held for approval.
-        const r = applyUpdate(c, { tierRoot, tier, store: ctx.store(), dataDir: ctx.paths.dataDir });
-        if (r.status === 'installed') await ctx.workspace().catalog.refresh();
-        return installView(r);
+        // The click is the one confirmation a clean update takes; a widening or a finding is held for approval, as a
+        // copy of its own.
+        r = addCandidate(c, { tierRoot, tier, store: ctx.store(), dataDir, replace: true });
       } finally {
-        await again.dispose();
+        shown.delete(key);
+        dropCandidate(c, dataDir);
       }
+      if (r.status === 'installed') await ctx.workspace().catalog.refresh();
+      return installView(r);
     },
 
     'sources.browse': async ({ query }) => {

@@ -643,6 +643,7 @@ export const wordsZh: Record<WordCode, string> = {
   'sources.noSkill': '{{source}} 里没有名为「{{name}}」的技能',
   'sources.noUpdate': '没有显示 {{name}} 的更新（请重新检查更新）',
   'sources.otherUpdate': '显示的 {{name}} 更新不是已获取的那个；请重新检查',
+  'sources.updateGone': '检查时获取的 {{name}} 更新副本已不在；请重新检查',
   'update.checkFailed': '{{skill}}：无法检查更新（{{why}}）',
   'update.noSkillAt': '{{source}}：提交 {{commit}} 的「{{path}}」里没有 SKILL.md',
   'update.pluginGone': '插件「{{plugin}}」已不在 {{marketplace}} 中',

@@ -1,7 +1,8 @@
 // The window's side of skill sources through the real service and contract: progress events while fetching, a pick
 // that is not in the source refused, a P1 pick approved through skills.approveInstall (lock written, staged copy gone),
-// the origin on skills.show, an update applied only at the content hash that was shown (fetched again, a check keeping
-// no clone), and the Updates check asking the network only when a lock changed (or on refresh).
+// the origin on skills.show, an update applied only at the content hash that was shown (from the copy the check held,
+// fetching nothing more; a check keeping no clone), and the Updates check asking the network only when a lock changed
+// (or on refresh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -85,45 +86,66 @@ test('sources over the contract: open with progress, install picks, approve P1, 
   );
 });
 
-test('a check for updates keeps no clone; Update fetches again and installs only what the check showed', async (t) => {
+test('a check keeps no clone, only a copy of each update; Update installs that copy without fetching again', async (t) => {
   const env = await serviceEnv(t);
   const { call } = env;
-  const repo = makeRepo(tempDir('knack-src-svc-recheck-'), 'tidy', { 'skills/tidy/SKILL.md': fm('tidy', false) });
-  const opened = await call('sources.open', { source: repo.url });
+  const repos = tempDir('knack-src-svc-once-');
+  const repo = makeRepo(repos, 'tidy', { 'skills/tidy/SKILL.md': fm('tidy', false) });
+  // Over git's smart HTTP on 127.0.0.1, so every fetch is a request the server counts.
+  const http = await serveGit(repos);
+  t.after(() => http.close());
+  const opened = await call('sources.open', { source: `${http.url}/git/tidy.git` });
   await call('sources.install', { openId: opened.openId, skills: ['tidy'], tier: 'project' });
   await call('sources.close', { openId: opened.openId });
+  const fetches = () => http.requests.filter((r) => r.includes('/git/tidy.git/')).length;
   const clones = () => readdirSync(tmp).filter((n) => n.startsWith('knack-fetch-'));
+  const fetched = join(env.paths.dataDir, 'fetched');
+  const held = () => (existsSync(fetched) ? readdirSync(fetched) : []);
   const before = clones();
   const installed = join(env.ws, '.workbuddy', 'skills', 'tidy', 'SKILL.md');
   const first = readFileSync(installed, 'utf8');
 
-  repo.commit({ 'skills/tidy/SKILL.md': fm('tidy', false) + '\nSecond words.\n' });
+  const second = fm('tidy', false) + '\nSecond words.\n';
+  repo.commit({ 'skills/tidy/SKILL.md': second });
+  const checking = fetches();
   const checked = (await call('sources.updates', { refresh: true })).items.find((i) => i.name === 'tidy')!;
   assert.equal(checked.status, 'available');
+  assert.ok(fetches() > checking, 'the check fetches');
   assert.deepEqual(clones(), before, 'the check removed its clone');
+  assert.equal(held().length, 1, 'and holds a copy of the update it shows');
 
-  // The source moves on between the check and the click: what was shown is no longer there, and nothing is installed.
-  const third = fm('tidy', false) + '\nThird words.\n';
-  repo.commit({ 'skills/tidy/SKILL.md': third });
+  // The source moves on between the check and the click: Update installs what the check showed, fetching nothing.
+  repo.commit({ 'skills/tidy/SKILL.md': fm('tidy', false) + '\nThird words.\n' });
+  const clicked = fetches();
+  const r = await call('sources.applyUpdate', { name: 'tidy', tier: 'project', contentHash: checked.contentHash! });
+  assert.equal(r.status, 'installed');
+  assert.equal(fetches(), clicked, 'Update fetches nothing');
+  assert.equal(readFileSync(installed, 'utf8'), second, 'what was shown is installed, not what the source holds now');
+  assert.equal((await call('skills.show', { name: 'tidy' })).audit.contentHash, checked.contentHash);
+  assert.deepEqual(held(), [], 'the update removed its copy');
   await assert.rejects(
     call('sources.applyUpdate', { name: 'tidy', tier: 'project', contentHash: checked.contentHash! }),
-    (e: { code?: string; words?: Said }) => {
-      assert.equal(e.code, 'conflict');
-      assert.deepEqual(e.words, { code: 'sources.otherUpdate', params: { name: 'tidy' } });
-      return true;
-    },
+    (e: { code?: string; words?: Said }) => e.code === 'not_found' && e.words?.code === 'sources.noUpdate',
   );
-  assert.equal(readFileSync(installed, 'utf8'), first);
-  assert.deepEqual(clones(), before, 'the refused update removed its clone');
 
-  // Checked again, the new version is shown, and Update installs exactly it.
+  // The held copy changed between the check and the click: refused, nothing installed, the copy gone.
   const again = (await call('sources.updates', { refresh: true })).items.find((i) => i.name === 'tidy')!;
   assert.notEqual(again.contentHash, checked.contentHash);
-  const r = await call('sources.applyUpdate', { name: 'tidy', tier: 'project', contentHash: again.contentHash! });
-  assert.equal(r.status, 'installed');
-  assert.equal(readFileSync(installed, 'utf8'), third);
-  assert.equal((await call('skills.show', { name: 'tidy' })).audit.contentHash, again.contentHash);
-  assert.deepEqual(clones(), before, 'the update removed its clone');
+  const [holder] = held();
+  writeFileSync(join(fetched, holder!, 'tidy', 'SKILL.md'), fm('tidy', true));
+  const refused = await call('sources.applyUpdate', { name: 'tidy', tier: 'project', contentHash: again.contentHash! });
+  assert.equal(refused.status, 'refused');
+  assert.equal(refused.words?.code, 'source.changed');
+  assert.equal(readFileSync(installed, 'utf8'), second);
+  assert.deepEqual(held(), []);
+  assert.notEqual(readFileSync(installed, 'utf8'), first);
+
+  // A copy held when the service closes goes with it.
+  assert.equal((await call('sources.updates', { refresh: true })).items[0]?.status, 'available');
+  assert.equal(held().length, 1);
+  await env.service.close();
+  assert.deepEqual(held(), [], 'closing the service removes the held copy');
+  assert.deepEqual(clones(), before);
 });
 
 test("the window's fetch runs git inside the workspace's wall: a repository under ~/.ssh cannot be read", async (t) => {

@@ -50,20 +50,46 @@ export function settleStaged(dataDir: string, staged: string, r: InstallResult):
   }
 }
 
+/** A copy of the candidate's folder in a holder folder of its own under <data>/fetched (trust/held.ts sweeps it). */
+function copyHeld(c: Candidate, dataDir: string, prefix: string): { holder: string; staged: string } {
+  const root = fetchedDir(dataDir);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const holder = mkdtempSync(join(root, prefix));
+  const staged = join(holder, basename(c.dir) || c.name);
+  try {
+    // Links inside the skill were checked (Candidate.problem); they are copied as links and resolved by the install.
+    cpSync(c.dir, staged, { recursive: true, verbatimSymlinks: true, filter: (s) => basename(s) !== '.git' });
+  } catch (e) {
+    rmSync(holder, { recursive: true, force: true });
+    throw e;
+  }
+  return { holder, staged };
+}
+
+/**
+ * The candidate as a copy held in <data>/fetched, so its clone can go while the user decides (an update shown, not yet
+ * clicked): installing it (addCandidate) copies it again and checks it still hashes as shown. dropCandidate removes it;
+ * a copy left by a process that ended is swept at open, as every held copy no approval waits for.
+ */
+export function holdCandidate(c: Candidate, dataDir: string): Candidate {
+  return { ...c, dir: copyHeld(c, dataDir, 'upd-').staged };
+}
+
+/** Remove the copy holdCandidate made (its holder folder); a candidate not held in <data>/fetched is left alone. */
+export function dropCandidate(c: Candidate, dataDir: string): void {
+  const holder = holderOf(dataDir, c.dir);
+  if (holder && dirname(holder) === fetchedDir(dataDir)) rmSync(holder, { recursive: true, force: true });
+}
+
 /** Install one picked candidate. Never leaves a staged copy unless the result is `pending`. */
 export function addCandidate(c: Candidate, opts: AddOptions): AddResult {
   if (c.problem) {
     const words = say('source.skillProblem', { name: c.name, problem: c.problem });
     return { status: 'refused', reason: english(words), words, candidate: c };
   }
-  const root = fetchedDir(opts.dataDir);
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  const holder = mkdtempSync(join(root, 'src-'));
-  const staged = join(holder, basename(c.dir) || c.name);
+  const { holder, staged } = copyHeld(c, opts.dataDir, 'src-');
   let r: InstallResult;
   try {
-    // Links inside the skill were checked (Candidate.problem); they are copied as links and resolved by the install.
-    cpSync(c.dir, staged, { recursive: true, verbatimSymlinks: true, filter: (s) => basename(s) !== '.git' });
     // What is installed is what was listed and reviewed: a checkout (or folder) changed since is refused, never
     // installed under the hash that was shown. The copy is ours from here on.
     const now = auditSkill(staged).contentHash;

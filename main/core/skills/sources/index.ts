@@ -1,6 +1,6 @@
 // core/skills/sources
 // What other folders may import from core/skills/sources: nothing outside reaches past this file.
-export { addCandidate, settleStaged, type AddResult } from './add.js';
+export { addCandidate, dropCandidate, holdCandidate, settleStaged, type AddResult } from './add.js';
 export type { FetchOptions } from './fetch.js';
 export type { GitWall } from './git.js';
 export { lockPathFor, readLock, type LockEntry } from './lock.js';
