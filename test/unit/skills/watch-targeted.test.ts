@@ -6,7 +6,7 @@
 // looked at again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, realpathSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { appendFileSync, realpathSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join, sep } from 'node:path';
 import { skillMd, workspaceFolders, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type Catalog } from '../../../main/core/skills/catalog/catalog.js';
@@ -175,6 +175,37 @@ test('a change made before the watcher started is seen by its first hot reload',
     assert.equal(catalog.get('a')?.enabled, true, 'not read again yet');
     await editDescription(catalog, skills, 'b', 'first edit');
     assert.ok(refused(catalog, 'a'), catalog.get('a')?.disabledReason);
+  } finally {
+    await close();
+  }
+});
+
+test('after a watch ends with an error, and while a walked folder is not watched, a hot reload looks at every folder', async () => {
+  const made = new Map<string, FSWatcher>();
+  let skillsDir = '';
+  let failWalked = false;
+  const { catalog, review, skills, close } = await open(
+    (dir, o) => {
+      if (failWalked && dir === skillsDir)
+        throw Object.assign(new Error(`EMFILE: too many open files, watch '${dir}'`), { code: 'EMFILE' });
+      const w = watch(dir, o);
+      made.set(dir, w);
+      return w;
+    },
+    (s) => (skillsDir = realpathSync(s)),
+  );
+  try {
+    await editDescription(catalog, skills, 'b', 'first edit');
+    assert.equal(await checkedDuring(review, () => editDescription(catalog, skills, 'b', 'second edit')), 1);
+    // Events may have been lost anywhere before a watch ended with an error.
+    made.get(join(skillsDir, 'c', 'scripts'))!.emit('error', Object.assign(new Error('EIO'), { code: 'EIO' }));
+    assert.equal(await checkedDuring(review, () => editDescription(catalog, skills, 'b', 'third edit')), NAMES.length);
+
+    // The tier folder's watch ends and cannot be made again: a skill could come or be replaced in it unseen.
+    failWalked = true;
+    made.get(skillsDir)!.emit('error', Object.assign(new Error('EIO'), { code: 'EIO' }));
+    await editDescription(catalog, skills, 'b', 'fourth edit');
+    assert.equal(await checkedDuring(review, () => editDescription(catalog, skills, 'b', 'fifth edit')), NAMES.length);
   } finally {
     await close();
   }
