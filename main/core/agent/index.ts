@@ -7,7 +7,7 @@
 //   await chat.send('帮我提交代码');                    // resolves at the end of the turn
 //   chat.answer(approvalId, { kind: 'once' | 'always' | 'deny', message });   chat.stop();   chat.setPlanMode(true);
 import { Refusal, say, type Said } from '../base/index.js';
-import { ChatSession, sessionNamed, type AgentHost, type SessionOptions } from './session.js';
+import { ChatSession, requireStore, sessionNamed, type AgentHost, type SessionOptions } from './session.js';
 import {
   createProvider,
   keySourceOf,
@@ -221,7 +221,7 @@ export class Agent {
    */
   openSession(id: string): ChatSession {
     const opts = this.sessionOptions();
-    const sessions = store(this.host).sessions;
+    const sessions = requireStore(this.host).sessions;
     const chosen = sessions.chosenModel(id);
     const same = chosen && chosen.provider === this.provider?.id && chosen.model === this.provider?.model;
     if (chosen && this.provider && !same) {
@@ -246,7 +246,7 @@ export class Agent {
 
   /** One session's row by its exact id (a lookup, where listSessions reads every session's). */
   sessionRow(id: string): SessionRow | undefined {
-    return store(this.host).sessions.get(id);
+    return requireStore(this.host).sessions.get(id);
   }
 
   exportSession(id: string, format: ExportFormat): string {
@@ -267,18 +267,13 @@ export class Agent {
   }
 }
 
-function store(host: AgentHost) {
-  if (!host.store) throw new Refusal(say('sessions.needStore'));
-  return host.store;
-}
-
 /** Find a session by id or unique prefix. */
 export function findSession(host: AgentHost, id: string): SessionRow {
-  return sessionNamed(store(host), id);
+  return sessionNamed(requireStore(host), id);
 }
 
 export function listSessions(host: AgentHost, opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionRow[] {
-  return store(host).sessions.list({
+  return requireStore(host).sessions.list({
     ...(opts.allWorkspaces ? {} : { workspace: host.workspace }),
     ...(opts.limit ? { limit: opts.limit } : {}),
   });
@@ -286,14 +281,14 @@ export function listSessions(host: AgentHost, opts: { allWorkspaces?: boolean; l
 
 export function sessionEvents(host: AgentHost, id: string): AgentEvent[] {
   const row = findSession(host, id);
-  return store(host)
+  return requireStore(host)
     .sessions.events(row.id)
     .map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: row.id }));
 }
 
 /** The session's cost in USD so far, from its last usage event; undefined when a call could not be priced or none was made. */
 export function sessionCost(host: AgentHost, id: string): number | undefined {
-  const last = store(host).sessions.lastOfType(id, 'usage')?.data.totalCost;
+  const last = requireStore(host).sessions.lastOfType(id, 'usage')?.data.totalCost;
   return typeof last === 'number' && Number.isFinite(last) ? last : undefined;
 }
 
@@ -307,7 +302,7 @@ export function searchSessions(
   query: string,
   opts: { allWorkspaces?: boolean; limit?: number } = {},
 ): SessionHit[] {
-  return store(host).sessions.search(query, {
+  return requireStore(host).sessions.search(query, {
     ...(opts.allWorkspaces ? {} : { workspace: host.workspace }),
     ...(opts.limit ? { limit: opts.limit } : {}),
   });
@@ -318,13 +313,13 @@ export function renameSession(host: AgentHost, id: string, title: string): Sessi
   const row = findSession(host, id);
   const clean = sessionTitle(title);
   if (!clean) throw new Refusal(say('sessions.emptyTitle'));
-  store(host).sessions.update(row.id, { title: clean });
-  return store(host).sessions.get(row.id)!;
+  requireStore(host).sessions.update(row.id, { title: clean });
+  return requireStore(host).sessions.get(row.id)!;
 }
 
 export function deleteSession(host: AgentHost, id: string): boolean {
   const row = findSession(host, id);
-  return store(host).sessions.delete(row.id);
+  return requireStore(host).sessions.delete(row.id);
 }
 
 export { keySourceOf } from './providers/settings.js';

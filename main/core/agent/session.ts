@@ -988,11 +988,9 @@ function freshAbort(): AbortController {
   return ac;
 }
 
-function requireStore(host: AgentHost): Store {
-  if (!host.store) {
-    const words = say('sessions.needStore');
-    throw new Refusal(words, `${english(words)} (see the warning above)`);
-  }
+/** The host's store; a workspace opened without one (it could not be opened) refuses every conversation in words. */
+export function requireStore(host: AgentHost): Store {
+  if (!host.store) throw new Refusal(say('sessions.needStore'));
   return host.store;
 }
 
