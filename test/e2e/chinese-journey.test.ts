@@ -62,7 +62,9 @@ const app = journey({
     // a SKILL.md without a description: listed among the skills that could not be read
     '.workbuddy/skills/no-desc/SKILL.md': skillMd({ name: 'no-desc' }),
     // a SKILL.md that is not YAML (an unquoted ": "): listed too, the parser's own message in code
-    '.workbuddy/skills/bad-yaml/SKILL.md': '---\nname: bad-yaml\ndescription: Use when: deploying\n---\n# 坏\n',
+    // A bare `: ` in a tool list is not guessed at (one in a description is read as text).
+    '.workbuddy/skills/bad-yaml/SKILL.md':
+      '---\nname: bad-yaml\ndescription: 部署\nallowed-tools: Bash(git push: *)\n---\n# 坏\n',
     // a settings value out of its range: said in Settings with its file, line and field (the default applies)
     '.workbuddy/settings.json': JSON.stringify({ discovery: { maxDepth: -1 } }, null, 2),
   },
@@ -307,9 +309,9 @@ test(
     const sidebar = app.page.getByRole('navigation', { name: '技能' });
     const broken = sidebar.getByRole('list', { name: '2 个技能无法读取' });
     await broken.getByText('description: YAML 头部缺少必填字段：description').waitFor({ timeout: 60_000 });
-    await broken.getByText('bad-yaml/SKILL.md:3').waitFor();
+    await broken.getByText('bad-yaml/SKILL.md:4').waitFor();
     // The parser's own message as it said it, in code, after the lead in Chinese.
-    const yaml = broken.locator('.broken-reason', { hasText: /^description: YAML 头部无效：/ });
+    const yaml = broken.locator('.broken-reason', { hasText: /^allowed-tools: YAML 头部无效：/ });
     assert.match((await yaml.locator('code').textContent()) ?? '', /^Nested mappings are not allowed/);
     assert.deepEqual(await englishOnScreen(), []);
     await sidebar.getByRole('button', { name: '查看 status-sync' }).click();
