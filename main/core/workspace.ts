@@ -306,7 +306,11 @@ export class KnackWorkspace {
         new WallError(`the workspace ${this.workspace} is closed: its sandbox does not start again`),
       );
     this.wallPromise ??= Wall.open(
-      wallPlaceOf(this.options.paths, this.workspace, this.settings),
+      {
+        ...wallPlaceOf(this.options.paths, this.workspace, this.settings),
+        // Skills that may act now: their scripts run through bash, so their folders are readable (contain/profile.ts).
+        skillFolders: () => this.actingSkills().flatMap((e) => (e.enabled && !e.trust ? [e.realDir] : [])),
+      },
       this.settings.sandbox.mode,
     ).then((w) => {
       this.wallOpen = w;

@@ -24,6 +24,11 @@ export interface WallPlace {
    * plays the allowed hosts). The allow list is applied before it.
    */
   upstreamProxy?: string;
+  /**
+   * The folders of the skills that may act now (enabled, trusted): a command may read those in the user tier, which
+   * lies in Knack's own home folders that are otherwise unreadable (readableSkillFolders). Read at every command.
+   */
+  skillFolders?: () => readonly string[];
 }
 
 /**
@@ -115,6 +120,29 @@ const RUNTIME_CWD_PROTECTED: readonly string[] = [
 export function cwdProtect(knackCwd: string, writeRoots: readonly string[]): { protect: string[]; follow: string[] } {
   if (!writeRoots.some((r) => isInside(knackCwd, r))) return { protect: [], follow: [] };
   return { protect: RUNTIME_CWD_PROTECTED.map((n) => join(knackCwd, n)), follow: [join(knackCwd, '.git')] };
+}
+
+/** The user tiers of skills under the home, as discovery reads them (`~/.workbuddy/skills`, `~/.agents/skills`). */
+const USER_SKILL_TIERS = ['.workbuddy/skills', '.agents/skills'];
+
+/**
+ * Of the acting skills' folders, those a command may read although they lie in Knack's own home folders: a skill's
+ * scripts (Python, shell) run through bash, so a user-tier skill's folder must be readable to them. Only a folder
+ * strictly inside a user tier, never Knack's data folder, nor one that holds or lies in a secret folder; the rest of
+ * `~/.workbuddy` (settings, mcp.json) stays unreadable, and so do disabled, refused and pending skills.
+ */
+export function readableSkillFolders(place: WallPlace, folders: readonly string[]): string[] {
+  const tiers = USER_SKILL_TIERS.map((t) => join(place.home, t));
+  const secrets = SECRET_READS.map((s) => join(place.home, s));
+  return [...new Set(folders)]
+    .filter(
+      (f) =>
+        tiers.some((t) => f !== t && isInside(f, t)) &&
+        !isInside(f, place.dataDir) &&
+        !isInside(place.dataDir, f) &&
+        !secrets.some((s) => isInside(f, s) || isInside(s, f)),
+    )
+    .sort();
 }
 
 /** The file rules of a place, as absolute paths. */

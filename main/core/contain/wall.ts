@@ -7,7 +7,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import { cwdProtect, wallConfig, wallRules, type WallPlace } from './profile.js';
+import { cwdProtect, readableSkillFolders, wallConfig, wallRules, type WallPlace } from './profile.js';
 import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
 import { BoundedMap, english, isInside, onOwnWrite, say, type Said } from '../base/index.js';
 import { blockedOf, NOT_ALLOWED, type Blocked } from './blocked.js';
@@ -636,12 +636,16 @@ export class Wall {
     const nested = [...gitDirs.keys()].flatMap(gitDirProtected);
     const protect = [...new Set([...this.protect, ...here.protect, ...nested])];
     const plan = readOnly ? { deny: [], watch: [] } : planProtect(protect, roots);
+    // The acting user-tier skills' folders, readable inside Knack's otherwise unreadable home folders (profile.ts).
+    const readable = readableSkillFolders(this.place, this.place.skillFolders?.() ?? []);
+    const allowRead = readable.length ? { allowRead: readable.map((path) => ({ path, literal: true as const })) } : {};
     // This workspace's file rules, whichever workspace started the runtime.
     const custom = {
       filesystem: readOnly
-        ? { ...this.config.filesystem, allowWrite: [], denyWrite: [] }
+        ? { ...this.config.filesystem, ...allowRead, allowWrite: [], denyWrite: [] }
         : {
             ...this.config.filesystem,
+            ...allowRead,
             allowWrite: [...base, ...writeRoots.map((path) => ({ path, literal: true as const }))],
             denyWrite: plan.deny.map((path) => ({ path, literal: true as const })),
           },
@@ -664,7 +668,7 @@ export class Wall {
       if (this.reusesLines()) {
         // Everything the line is built from: the rules, the runtime's start, and where each path they name leads now
         // (a secret folder made since, a protected folder made or swapped for a link, builds a new line).
-        const paths = [...this.denyRead, ...roots, ...(readOnly ? [] : protect), ...here.follow];
+        const paths = [...this.denyRead, ...readable, ...roots, ...(readOnly ? [] : protect), ...here.follow];
         const state = pathState(paths);
         const key = JSON.stringify([
           generation,
@@ -672,6 +676,7 @@ export class Wall {
           readOnly,
           onlyWriteRoots,
           writeRoots,
+          readable,
           plan.deny,
           state,
           offline,
