@@ -156,6 +156,18 @@ export function listResources(realDir: string, limit = 50): string[] {
   return out;
 }
 
+/**
+ * A skill's instructions as the model gets them: after a line naming the skill's folder, with `${CLAUDE_SKILL_DIR}`
+ * and `{baseDir}` (the names skills in the wild use for it, as Claude Code fills them in) replaced by it. Scripts in
+ * other languages than JavaScript run through bash, which needs the folder's path; the wall lets a command read the
+ * folder of a skill that may act (contain/profile.ts). A path with control characters is written as a JSON string.
+ */
+export function withFolder(body: string, realDir: string): string {
+  const dir = /[\u0000-\u001f\u007f]/.test(realDir) ? JSON.stringify(realDir) : realDir;
+  const filled = body.replaceAll('${CLAUDE_SKILL_DIR}', dir).replaceAll('{baseDir}', dir);
+  return `Base directory for this skill: ${dir}\n\n${filled}`;
+}
+
 /** Loads skills and their resources for one conversation and keeps its context projection. */
 export class SkillLoader {
   private readonly records: ProjectionRecord[] = [];
@@ -308,7 +320,8 @@ export class SkillLoader {
       if (!body.ok) return body;
       const key = nameKey(e.manifest.name);
       if (!isTarget && this.loadedVersions.get(key) === body.value.version) continue;
-      const tokens = this.count(body.value.body);
+      const text = withFolder(body.value.body, e.realDir);
+      const tokens = this.count(text);
       const r: LoadReason = isTarget ? reason : 'dependency';
       out.push({
         name: e.manifest.name,
@@ -316,7 +329,7 @@ export class SkillLoader {
         file: e.file,
         dir: e.dir,
         version: body.value.version,
-        body: body.value.body,
+        body: text,
         tokens,
         reason: r,
         ...(step.requiredBy ? { requiredBy: step.requiredBy } : {}),
