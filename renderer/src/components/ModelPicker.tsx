@@ -54,7 +54,7 @@ export function ModelPicker() {
         setCurrent(c.current ? { model: c.current, ...(c.provider ? { provider: c.provider } : {}) } : undefined);
         setError(undefined);
       },
-      (e) => live && setError(failure(e)),
+      (e) => live && setError(failure(e, 'modelPick.listFailed')),
     );
     return () => {
       live = false;
@@ -102,7 +102,7 @@ export function ModelPicker() {
         });
     } catch (e) {
       setCurrent(before);
-      setError(failure(e));
+      setError(failure(e, 'modelPick.switchFailed'));
     }
   }
 
@@ -113,7 +113,7 @@ export function ModelPicker() {
   const groups = choices?.groups.filter((g) => g.models.length > 0) ?? [];
   return (
     <span className="model-picker">
-      <label htmlFor={id}>{t('modelPick.label')}</label>
+      {choices && <label htmlFor={id}>{t('modelPick.label')}</label>}
       {choices && (
         <select
           id={id}

@@ -399,6 +399,8 @@ export const en = {
   },
   modelPick: {
     label: 'Model',
+    listFailed: 'The models could not be listed: {{error}}',
+    switchFailed: 'The model could not be switched: {{error}}',
     presetList: 'The provider did not list its models ({{error}}): these are the ones Knack knows for it.',
     groupInUse: '{{provider}} (in use)',
     inUse: '{{model}} (in use)',

@@ -392,6 +392,8 @@ export const zh: Strings = {
   },
   modelPick: {
     label: '模型',
+    listFailed: '无法列出模型：{{error}}',
+    switchFailed: '无法切换模型：{{error}}',
     presetList: '服务商没有列出它的模型（{{error}}）：这些是 Knack 已知的模型。',
     groupInUse: '{{provider}}（使用中）',
     inUse: '{{model}}（使用中）',

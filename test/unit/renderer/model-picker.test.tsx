@@ -170,3 +170,41 @@ describe('ModelPicker', () => {
     expect(screen.getByText('History: 60')).toBeTruthy();
   });
 });
+
+describe('a model list or switch that fails', () => {
+  const closed = {
+    code: 'unavailable',
+    message: 'the connection to Knack closed',
+    words: { code: 'connection.closed' },
+  };
+
+  it('says the models could not be listed and why, in English and Chinese, with no label for a list not there', async () => {
+    for (const [lang, text] of [
+      ['en', 'The models could not be listed: the connection to Knack closed'],
+      ['zh', '无法列出模型：与 Knack 的连接已断开'],
+    ] as const) {
+      const c = memoryClient();
+      c.handlers['chat.models'] = () => {
+        throw closed;
+      };
+      renderWith(<ModelPicker />, c, { workspace: WS, sessionId: 's1' }, lang);
+      expect((await screen.findByRole('alert')).textContent).toBe(text);
+      expect(document.querySelector('.model-picker label')).toBeNull();
+      cleanup();
+    }
+  });
+
+  it('says the model could not be switched and why, and keeps the one in use', async () => {
+    const c = memoryClient();
+    c.handlers['chat.setModel'] = () => {
+      throw closed;
+    };
+    renderWith(<ModelPicker />, c, { workspace: WS, sessionId: 's1' });
+    const select = (await screen.findByRole('combobox', { name: 'Model' })) as HTMLSelectElement;
+    await userEvent.selectOptions(select, 'fake-model-large');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The model could not be switched: the connection to Knack closed',
+    );
+    expect(shown(select)).toBe('fake-model (in use)');
+  });
+});
