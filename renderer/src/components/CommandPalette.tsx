@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useView } from '../state/store';
-import { COMMANDS } from './commands';
+import { COMMANDS, shownKeys } from './commands';
 import { Modal } from './Modal';
 
 export function CommandPalette() {
@@ -63,7 +63,7 @@ export function CommandPalette() {
             }}
           >
             <span>{t(c.label)}</span>
-            {c.keys && <kbd>{c.keys}</kbd>}
+            {c.keys && <kbd>{shownKeys(c.keys)}</kbd>}
           </li>
         ))}
         {list.length === 0 && <li className="muted">{t('cmd.none')}</li>}
@@ -82,7 +82,7 @@ export function ShortcutsList() {
             <tr key={c.id}>
               <td>{t(c.label)}</td>
               <td>
-                <kbd>{c.keys}</kbd>
+                <kbd>{shownKeys(c.keys!)}</kbd>
               </td>
             </tr>
           ))}

@@ -34,6 +34,11 @@ export const COMMANDS: Command[] = [
   { id: 'workspace', label: 'cmd.workspace', run: (s) => s.set({ picking: true }) },
 ];
 
+/** A shortcut as the user presses it, named as the header names Ctrl K (Ctrl works on macOS too: see matchesKeys). */
+export function shownKeys(keys: string): string {
+  return keys.replace(/^Mod\+/, 'Ctrl+');
+}
+
 /** True when a keyboard event is the command's shortcut. */
 export function matchesKeys(keys: string, e: KeyboardEvent): boolean {
   const parts = keys.split('+');

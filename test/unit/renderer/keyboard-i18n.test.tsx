@@ -1,6 +1,6 @@
 // Keyboard-first (palette, shortcuts, list of shortcuts), the en/zh tables, and Markdown block splitting.
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { Markdown, openFence, splitBlocks } from '../../../renderer/src/components/Markdown';
@@ -34,7 +34,18 @@ describe('keyboard', () => {
     await userEvent.keyboard('{Escape}');
     await userEvent.keyboard('{Control>}/{/Control}');
     const d = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
-    expect(d.textContent).toContain('Mod+K');
+    // Named as the header names them (Ctrl K): the keys a user presses, never the "Mod" of the code.
+    expect(d.textContent).toContain('Ctrl+K');
+    expect(d.textContent).not.toContain('Mod');
+  });
+
+  it('names the keys in the palette as Ctrl, as the header does', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS });
+    await userEvent.keyboard('{Control>}k{/Control}');
+    const d = await screen.findByRole('dialog', { name: 'Commands' });
+    const newChat = within(d).getByRole('option', { name: /New chat/ });
+    expect(newChat.querySelector('kbd')!.textContent).toBe('Ctrl+N');
+    expect(d.textContent).not.toContain('Mod');
   });
 });
 
