@@ -26,6 +26,8 @@ export interface AgentEnv {
 export async function agentEnv(
   opts: {
     files?: Record<string, string>;
+    /** Files under the home folder (the user tier: `.workbuddy/skills/…`). */
+    homeFiles?: Record<string, string>;
     settings?: (home: string) => unknown;
     kind?: 'anthropic' | 'openai';
     agent?: Omit<AgentOptions, 'providerInstance'>;
@@ -40,6 +42,7 @@ export async function agentEnv(
   const workspace = tempDir('knack-agent-ws-');
   const dataDir = join(home, 'data');
   writeTree(workspace, opts.files ?? {});
+  writeTree(home, opts.homeFiles ?? {});
   seedSearchCache(dataDir);
   if (opts.settings) writeTree(dataDir, { 'settings.json': JSON.stringify(opts.settings(home)) });
   const ws = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace, requireStore: true });
