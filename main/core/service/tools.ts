@@ -22,17 +22,21 @@ function toolInfo(t: RegisteredTool) {
 }
 
 /**
- * The words of one of Knack's own tools' summary (`toolSummary.NAME`), when their English is the summary the model
- * reads; none for a server's or a catalog's tool (its own text), or when the two differ (the summary is shown then).
+ * The words of one of Knack's own tools' summary (`toolSummary.NAME`, or `toolSummary.NAME.STATE` for a tool whose
+ * summary follows a state, as bash's follows the sandbox), when their English is the summary the model reads; none
+ * for a server's or a catalog's tool (its own text), or when none matches (the summary is shown then).
  */
 export function summaryWords(
   t: Pick<RegisteredTool, 'source'> & { def: { name: string; summary: string } },
 ): Said | undefined {
   if (t.source !== 'builtin' && t.source !== 'meta' && t.source !== 'skill') return undefined;
   const code = `toolSummary.${t.def.name}`;
-  if (!Object.hasOwn(WORDS, code)) return undefined;
-  const words = say(code as WordCode);
-  return english(words) === t.def.summary ? words : undefined;
+  for (const c of Object.keys(WORDS))
+    if (c === code || c.startsWith(`${code}.`)) {
+      const words = say(c as WordCode);
+      if (english(words) === t.def.summary) return words;
+    }
+  return undefined;
 }
 
 const STATE: Record<ConnectionStatus['state'], 'connecting' | 'connected' | 'failed' | 'disconnected'> = {
@@ -62,7 +66,10 @@ export function mcpView(s: ConnectionStatus) {
 export function toolHandlers(ctx: ServiceContext): ToolHandlers {
   return {
     'tools.list': async () => {
-      const box = await ctx.workspace().toolbox();
+      // bash's summary says whether commands run inside the sandbox: known once the sandbox has answered.
+      const ws = ctx.workspace();
+      const box = await ws.toolbox();
+      await ws.wall().catch(() => undefined);
       return { tools: box.registry.list().map(toolInfo) };
     },
     'tools.search': async ({ query, limit }) => {

@@ -1,4 +1,5 @@
-// bash: run a shell command in the workspace, inside the OS sandbox (core/contain), with a timeout and an output cap.
+// bash: run a shell command in the workspace, inside the OS sandbox (core/contain) when it is up, with a timeout and
+// an output cap.
 // The child is its own process group (detached) so a timeout or abort kills everything it started (kill(-pid)), and it
 // dies with Knack: inside the wall by bwrap's --die-with-parent (its PID namespace ends with it), outside by a watchdog
 // in the group (see HOST_WRAPPER). What the wall blocked returns as a structured error, never as success.
@@ -160,23 +161,71 @@ export async function runContained(
 
 const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
 
+/** Where a command runs, as the tool tells the model and the window: what is true of the wall now. */
+type WallState = 'sandboxed' | 'off' | 'asks' | 'refused';
+
+function wallState(w: Wall | undefined, settled: boolean): WallState {
+  // Until the wall has answered, a command waits for it and runs inside it when it is up.
+  if (!settled) return 'sandboxed';
+  if (!w) return 'asks';
+  if (w.mode === 'off') return 'off';
+  if (w.available && !w.closed) return 'sandboxed';
+  return w.mode === 'required' ? 'refused' : 'asks';
+}
+
+const SUMMARY: Record<WallState, string> = {
+  sandboxed: 'Run a shell command in the workspace, inside the OS sandbox.',
+  off: 'Run a shell command in the workspace, without the OS sandbox (off in settings); each one asks.',
+  asks: 'Run a shell command in the workspace, without the OS sandbox (unavailable); each one asks.',
+  refused: 'Shell commands are refused: the OS sandbox is unavailable and settings require it.',
+};
+
+const LIMITS =
+  `Returns exit code, stdout and stderr (each capped at ${BASH_OUTPUT_CAP / 1000} KB). ` +
+  `Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s; ` +
+  'on timeout the command and everything it started are killed. Not interactive: no stdin.';
+
+const OUTSIDE = (why: string) =>
+  `Run a bash command line with the workspace as the working folder, WITHOUT the OS sandbox (${why}): it runs ` +
+  `with the user's own access, and the user is asked before each command. ${LIMITS}`;
+
+const DESCRIPTION: Record<WallState, string> = {
+  sandboxed:
+    'Run a bash command line with the workspace as the working folder, inside the OS sandbox: it can write only in ' +
+    "the workspace (not .git/hooks, .git/config or Knack's settings), cannot read secrets (~/.ssh, cloud keys) and " +
+    `reaches only the hosts allowed for it. ${LIMITS} ` +
+    'When the sandbox blocks something the command must do, the error names it; only then call again with ' +
+    'sandbox: false, which runs WITHOUT the sandbox and always asks the user.',
+  off: OUTSIDE('it is turned off in settings'),
+  asks: OUTSIDE('it is unavailable on this machine'),
+  refused:
+    'Would run a bash command line in the workspace inside the OS sandbox, but the sandbox is unavailable and ' +
+    'settings require it (sandbox.mode required): every command is refused until the user fixes it.',
+};
+
 /**
  * The bash tool over a workspace's wall. Inside the wall whenever it is up (and never otherwise when the gate's allow
  * relied on it); on the host only with `sandbox: false` (approved on its own), with the sandbox turned off in settings,
- * or while it is unavailable in mode auto (then every command was asked about).
+ * or while it is unavailable in mode auto (then every command was asked about). Its summary and description say which
+ * of these holds now, to the model and on the Tools page.
  */
 export function createBashTool(wall?: Promise<Wall>) {
-  return defineTool({
+  let settled = wall === undefined;
+  let known: Wall | undefined;
+  wall?.then(
+    (w) => {
+      known = w;
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  const state = () => wallState(known, settled);
+  const tool = defineTool({
     name: TOOL.bash,
-    summary: 'Run a shell command in the workspace, inside the OS sandbox.',
-    description:
-      'Run a bash command line with the workspace as the working folder, inside the OS sandbox: it can write only in ' +
-      "the workspace (not .git/hooks, .git/config or Knack's settings), cannot read secrets (~/.ssh, cloud keys) and " +
-      'reaches only the hosts allowed for it. Returns exit code, stdout and stderr ' +
-      `(each capped at ${BASH_OUTPUT_CAP / 1000} KB). Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s; ` +
-      'on timeout the command and everything it started are killed. Not interactive: no stdin. ' +
-      'When the sandbox blocks something the command must do, the error names it; only then call again with ' +
-      'sandbox: false, which runs WITHOUT the sandbox and always asks the user.',
+    summary: SUMMARY.sandboxed,
+    description: DESCRIPTION.sandboxed,
     input: z.strictObject({
       command: z.string().min(1).describe('The command line to run'),
       timeout_ms: z.int().min(100).max(BASH_MAX_TIMEOUT_MS).optional().describe('Timeout in milliseconds'),
@@ -227,5 +276,9 @@ export function createBashTool(wall?: Promise<Wall>) {
         return toolError('tool.failed', `could not start bash: ${(e as Error).message}`);
       }
     },
+  });
+  return Object.defineProperties(tool, {
+    summary: { get: () => SUMMARY[state()], enumerable: true },
+    description: { get: () => DESCRIPTION[state()], enumerable: true },
   });
 }

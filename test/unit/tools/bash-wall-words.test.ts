@@ -1,0 +1,46 @@
+// bash tells the model and the Tools page what is true of the workspace's sandbox: inside it when it is up, without it
+// (each command asking) when it is off in settings, and never "inside the OS sandbox" then, in English and Chinese.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serviceEnv } from '../../helpers/service-env.js';
+import { assertSaid } from '../../helpers/words.js';
+
+/** bash as the Tools page lists it, and as the model was offered it on a turn. */
+async function bashSeenWith(t: { after(fn: () => unknown): void }, mode: 'auto' | 'off') {
+  const s = await serviceEnv(t, {
+    prepare: (paths) => writeFileSync(join(paths.dataDir, 'settings.json'), JSON.stringify({ sandbox: { mode } })),
+  });
+  const listed = (await s.call('tools.list', {})).tools.find((x) => x.name === 'bash');
+  assert.ok(listed, 'bash is listed');
+  s.server.script({ text: 'ok' });
+  const ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { text: 'hello' });
+  await ended;
+  const body = s.server.requests.at(-1)?.body as { tools?: { name: string; description: string }[] } | undefined;
+  const offered = body?.tools?.find((x) => x.name === 'bash');
+  assert.ok(offered, 'bash is offered to the model');
+  return { listed, description: offered.description };
+}
+
+test('with the sandbox off in settings, bash says it runs without it and asks, on the Tools page and to the model', async (t) => {
+  const { listed, description } = await bashSeenWith(t, 'off');
+  assert.equal(
+    listed.summary,
+    'Run a shell command in the workspace, without the OS sandbox (off in settings); each one asks.',
+  );
+  assert.equal(listed.words?.code, 'toolSummary.bash.off');
+  assert.match(assertSaid(listed.words, listed.summary), /不在系统沙箱内/);
+  assert.doesNotMatch(description, /inside the OS sandbox/);
+  assert.match(description, /WITHOUT the OS sandbox \(it is turned off in settings\)/);
+  assert.match(description, /asked before each command/);
+});
+
+test('with the sandbox on, bash says it runs inside it, on the Tools page and to the model', async (t) => {
+  const { listed, description } = await bashSeenWith(t, 'auto');
+  assert.equal(listed.summary, 'Run a shell command in the workspace, inside the OS sandbox.');
+  assert.equal(listed.words?.code, 'toolSummary.bash');
+  assert.match(assertSaid(listed.words, listed.summary), /在系统沙箱内/);
+  assert.match(description, /inside the OS sandbox: it can write only in the workspace/);
+});
