@@ -590,6 +590,7 @@ export const WORDS = {
   'sandbox.runtimeNotLoaded': 'the sandbox runtime did not load: {{error}}',
   'sandbox.noOsSandbox': 'no OS sandbox for {{os}}',
   'sandbox.didNotStart': 'the sandbox did not start: {{error}}',
+  'sandbox.scanner': "{{command}} (the sandbox's file scanner)",
   'sandbox.notInstalled': '{{programs}} not installed (no executable file of that name in a folder on PATH)',
   'sandbox.probeFailed': 'a test command did not run inside the sandbox (exit {{code}}); user namespaces may be off',
   'sandbox.proxyStopped': 'the sandbox network proxy stopped; reopen the workspace to restart it',

@@ -116,14 +116,19 @@ export function findOnPath(name: string, path = process.env.PATH ?? ''): string 
 }
 
 /** The programs the runtime runs on Linux, found by Knack (findOnPath); `missing` names each one that is not there. */
-function linuxPrograms(ripgrep: string): { bwrap?: string; socat?: string; ripgrep?: string; missing: string[] } {
+function linuxPrograms(ripgrep: string): {
+  bwrap?: string;
+  socat?: string;
+  ripgrep?: string;
+  missing: (string | Said)[];
+} {
   const bwrap = findOnPath('bwrap');
   const socat = findOnPath('socat');
   const rg = findOnPath(ripgrep);
   const missing = [
     ...(bwrap ? [] : ['bubblewrap (bwrap)']),
     ...(socat ? [] : ['socat']),
-    ...(rg ? [] : [ripgrep === 'rg' ? 'ripgrep (rg)' : `${ripgrep} (the sandbox's file scanner)`]),
+    ...(rg ? [] : [ripgrep === 'rg' ? 'ripgrep (rg)' : say('sandbox.scanner', { command: ripgrep })]),
   ];
   return { ...(bwrap ? { bwrap } : {}), ...(socat ? { socat } : {}), ...(rg ? { ripgrep: rg } : {}), missing };
 }
@@ -408,7 +413,8 @@ export class Wall {
     let programs: Partial<SandboxRuntimeConfig> = {};
     if (process.platform === 'linux') {
       const found = linuxPrograms(this.config.ripgrep?.command ?? 'rg');
-      if (found.missing.length) return say('sandbox.notInstalled', { programs: found.missing.join(', ') });
+      if (found.missing.length)
+        return say('sandbox.notInstalled', { programs: found.missing.reduce((a, b) => say('listAnd', { a, b })) });
       programs = { bwrapPath: found.bwrap, ripgrep: { ...this.config.ripgrep, command: found.ripgrep! } };
       programs.socatPath = (await probeSocatForBridges()).path ?? found.socat;
     } else {

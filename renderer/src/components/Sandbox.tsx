@@ -76,7 +76,6 @@ function Why({ s }: { s: SandboxStatus }) {
 /** Shown under the header while commands are not contained: what happens to them now, why, and the fix. */
 export function SandboxBanner() {
   const { t } = useTranslation();
-  const say = useSay();
   const s = useView((v) => v.sandbox);
   if (!known(s) || contained(s)) return null;
   return (
@@ -92,7 +91,7 @@ export function SandboxBanner() {
       </p>
       {s.mode !== 'off' && s.hint && (
         <p>
-          {t('sandbox.fix')} <code>{say(s.hintWords, s.hint)}</code>
+          {t('sandbox.fix')} <SaidText words={s.hintWords} fallback={s.hint} />
         </p>
       )}
     </div>
@@ -102,7 +101,6 @@ export function SandboxBanner() {
 /** The Settings page's Sandbox section: state, backend and mode; the reason and the install hint when it is not there. */
 export function SandboxSettings() {
   const { t } = useTranslation();
-  const say = useSay();
   const s = useView((v) => v.sandbox);
   return (
     <section aria-labelledby="sandbox-h" className="sandbox-settings">
@@ -128,7 +126,7 @@ export function SandboxSettings() {
           )}
           {s.mode !== 'off' && s.hint && (
             <p>
-              {t('sandbox.fix')} <code className="wrap">{say(s.hintWords, s.hint)}</code>
+              {t('sandbox.fix')} <SaidText words={s.hintWords} fallback={s.hint} />
             </p>
           )}
         </>

@@ -497,6 +497,7 @@ export const wordsZh: Record<WordCode, string> = {
   'sandbox.runtimeNotLoaded': '沙箱运行时没有加载：{{error}}',
   'sandbox.noOsSandbox': '{{os}} 上没有操作系统沙箱',
   'sandbox.didNotStart': '沙箱没有启动：{{error}}',
+  'sandbox.scanner': '{{command}}（沙箱的文件扫描程序）',
   'sandbox.notInstalled': '没有安装 {{programs}}（PATH 中的文件夹里没有这个名字的可执行文件）',
   'sandbox.probeFailed': '一条测试命令没能在沙箱中运行（退出码 {{code}}）；可能关闭了用户命名空间',
   'sandbox.proxyStopped': '沙箱的网络代理已停止；重新打开工作区即可重启它',

@@ -90,6 +90,38 @@ describe('sandbox status', () => {
     expect(banner).toContain('以管理员身份运行 `npx srt install`');
   });
 
+  it('in Chinese, names a missing file scanner in Chinese and says the fix as a sentence, not code', async () => {
+    const c = memoryClient();
+    c.sandbox = {
+      ...UNAVAILABLE,
+      // As main says it when `true`, the sandbox's file scanner, is not on PATH (main/core/contain/wall.ts).
+      reasonWords: {
+        code: 'sandbox.notInstalled',
+        params: {
+          programs: {
+            code: 'listAnd',
+            params: { a: 'bubblewrap (bwrap)', b: { code: 'sandbox.scanner', params: { command: 'true' } } },
+          },
+        },
+      },
+      hintWords: {
+        code: 'sandbox.hintLinux',
+        params: { apt: 'sudo apt install bubblewrap socat ripgrep', dnf: 'sudo dnf install bubblewrap socat ripgrep' },
+      },
+    };
+    renderWith(<App />, c, { workspace: WS }, 'zh');
+    const badge = await screen.findByRole('button', { name: '未受沙箱保护' });
+    const banner = document.querySelector<HTMLElement>('.sandbox-banner')!;
+    expect(banner.textContent).toContain('没有安装 bubblewrap (bwrap)、true（沙箱的文件扫描程序）');
+    expect(banner.textContent).not.toContain('file scanner');
+    expect(banner.textContent).toContain('安装 bubblewrap、socat 和 ripgrep（Debian/Ubuntu：sudo apt install');
+    expect(banner.querySelector('code')).toBeNull();
+    await userEvent.click(badge);
+    const section = (await screen.findByRole('heading', { name: '沙箱' })).parentElement!;
+    expect(section.textContent).toContain('true（沙箱的文件扫描程序）');
+    expect(section.querySelector('code')).toBeNull();
+  });
+
   for (const [lang, badge, why, title] of [
     ['en', 'Not sandboxed', 'Why: the sandbox did not start: .', 'Sandbox'],
     ['zh', '未受沙箱保护', '原因：沙箱没有启动：。', '沙箱'],
