@@ -286,6 +286,15 @@ export class ChatBinding {
     return this.live.size;
   }
 
+  /** A new conversation; with no database to keep it (it could not be opened), refused in words, not failed. */
+  private started(planMode: boolean | undefined): ChatSession {
+    try {
+      return this.agent().newSession(planMode ? { planMode } : {});
+    } catch (e) {
+      throw refusal('unavailable', e, undefined);
+    }
+  }
+
   private bind(chat: ChatSession): Live {
     const live: Live = { chat, off: () => {}, turn: this.turns.get(chat.id) ?? 0, ending: false };
     this.turns.delete(chat.id);
@@ -513,9 +522,7 @@ export class ChatBinding {
       'chat.send': async ({ sessionId, text, planMode, model, provider, attachments, edit, keepFiles }) => {
         if (edit !== undefined && !sessionId) throw new ServiceError('invalid_input', say('chat.editNeedsSession'));
         if (keepFiles && edit === undefined) throw new ServiceError('invalid_input', say('chat.keepNeedsEdit'));
-        const live = sessionId
-          ? this.session(sessionId)
-          : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
+        const live = sessionId ? this.session(sessionId) : this.bind(this.started(planMode));
         if (live.chat.busy) throw new ServiceError('conflict', say('chat.busy'));
         if (model && (model !== live.chat.provider?.model || (provider && provider !== live.chat.provider.id)))
           this.switchModel(live.chat, model, provider);
