@@ -1,11 +1,13 @@
 // bash tells the model and the Tools page what is true of the workspace's sandbox: inside it when it is up, without it
-// (each command asking) when it is off in settings, and never "inside the OS sandbox" then, in English and Chinese.
+// (each command asking) when it is off in settings or unavailable, and never "inside the OS sandbox" then, in English
+// and Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { assertSaid } from '../../helpers/words.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 /** bash as the Tools page lists it, and as the model was offered it on a turn. */
 async function bashSeenWith(t: { after(fn: () => unknown): void }, mode: 'auto' | 'off') {
@@ -43,4 +45,26 @@ test('with the sandbox on, bash says it runs inside it, on the Tools page and to
   assert.equal(listed.words?.code, 'toolSummary.bash');
   assert.match(assertSaid(listed.words, listed.summary), /在系统沙箱内/);
   assert.match(description, /inside the OS sandbox: it can write only in the workspace/);
+});
+
+test('with the sandbox unavailable (no bubblewrap on PATH), bash says it runs without it and asks', async (t) => {
+  const s = await serviceEnv(t);
+  // The programs are looked for on PATH as the sandbox starts, which tools.list waits for.
+  const path = process.env.PATH;
+  process.env.PATH = tempDir();
+  let listed;
+  try {
+    listed = (await s.call('tools.list', {})).tools.find((x) => x.name === 'bash');
+  } finally {
+    process.env.PATH = path;
+  }
+  assert.equal((await s.service.workspace!.wall()).available, false);
+  assert.ok(listed, 'bash is listed');
+  assert.equal(
+    listed.summary,
+    'Run a shell command in the workspace, without the OS sandbox (unavailable); each one asks.',
+  );
+  assert.match(assertSaid(listed.words, listed.summary), /沙箱不可用/);
+  const bash = s.service.workspace!.toolbox().then((b) => b.registry.get('bash')!.def.description);
+  assert.match(await bash, /WITHOUT the OS sandbox \(it is unavailable on this machine\)/);
 });
