@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
-import { Refusal, say } from '../base/index.js';
+import { processAlive, Refusal, say } from '../base/index.js';
 
 export const MCP_EDIT_LOCK = 'mcp-edit.lock';
 
@@ -39,15 +39,6 @@ function readLock(lock: string): string | undefined {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // another user's process: alive
-  }
-}
-
 /** Whether the lock whose text is `text` has no live holder. */
 function isStale(lock: string, text: string): boolean {
   let mtime: number;
@@ -62,7 +53,7 @@ function isStale(lock: string, text: string): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || host === undefined) return Date.now() - mtime > UNSAID_MS;
   if (host !== hostname()) return false; // another machine's process cannot be asked: waited for, then refused
   // This process holds the lock only inside one synchronous stretch: its pid on a lock is an earlier life's.
-  return pid === process.pid || !alive(pid);
+  return pid === process.pid || !processAlive(pid);
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type GitWall,
 } from './git.js';
 import { SourceError } from './spec.js';
-import { say } from '../../base/index.js';
+import { processAlive, say } from '../../base/index.js';
 
 export type Progress = (stage: 'fetching' | 'checking-out' | 'reading' | 'auditing', detail: string) => void;
 
@@ -78,16 +78,6 @@ function gitFailure(display: string, want: string | undefined, r: GitRun, limits
 const FETCH_PREFIX = 'knack-fetch-';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Whether process `pid` is alive (EPERM: it is, another user's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Remove temporary clones a fetch left behind when its process died (killed mid-clone, a crash): folders
  * `knack-fetch-<pid>-*` in `dir` whose process is gone, and any other process's `knack-fetch-*` older than a day (a
@@ -109,7 +99,7 @@ export function pruneStaleFetches(dir = tmpdir(), now = Date.now()): string[] {
       const pid = Number(/^knack-fetch-(\d+)-/.exec(name)?.[1] ?? NaN);
       // This process's own clones are its to remove (an open source may be held longer than a day).
       if (pid === process.pid) continue;
-      const dead = Number.isInteger(pid) && pid > 0 && !alive(pid);
+      const dead = Number.isInteger(pid) && pid > 0 && !processAlive(pid);
       if (!dead && now - st.mtimeMs < DAY_MS) continue;
       rmSync(p, { recursive: true, force: true });
       removed.push(name);
