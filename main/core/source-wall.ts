@@ -1,6 +1,6 @@
 // The wall git runs in for skill sources: the workspace's OS sandbox (core/contain) seen as skills/sources' GitWall, for
 // the window (the open workspace's wall) and the CLI (a wall opened for one command, without opening the catalog).
-import { loadSettings, type KnackPaths, type Settings } from './config/index.js';
+import { loadSettings, userSkillDirs, type KnackPaths, type Settings } from './config/index.js';
 import { Wall, type WallPlace } from './contain/index.js';
 import { english, say, type Said } from './base/index.js';
 import type { GitWall } from './skills/sources/index.js';
@@ -12,6 +12,7 @@ export function wallPlaceOf(paths: KnackPaths, workspace: string, settings: Sett
     home: paths.home,
     dataDir: paths.dataDir,
     writeRoots: settings.policy.ceiling.writeRoots,
+    userSkillTiers: Object.values(userSkillDirs(paths.home)),
     // A proxy the sandbox's proxy forwards allowed requests to (a corporate proxy; tests play hosts with it).
     ...(process.env.KNACK_SANDBOX_UPSTREAM_PROXY ? { upstreamProxy: process.env.KNACK_SANDBOX_UPSTREAM_PROXY } : {}),
   };

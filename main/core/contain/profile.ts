@@ -24,8 +24,10 @@ export interface WallPlace {
    * plays the allowed hosts). The allow list is applied before it.
    */
   upstreamProxy?: string;
+  /** The user tiers of skills under the home, as discovery reads them (config's userSkillDirs). */
+  userSkillTiers?: readonly string[];
   /**
-   * The folders of the skills that may act now (enabled, trusted): a command may read those in the user tier, which
+   * The folders of the skills that may act now (enabled, trusted): a command may read those in a user tier, which
    * lies in Knack's own home folders that are otherwise unreadable (readableSkillFolders). Read at every command.
    */
   skillFolders?: () => readonly string[];
@@ -122,9 +124,6 @@ export function cwdProtect(knackCwd: string, writeRoots: readonly string[]): { p
   return { protect: RUNTIME_CWD_PROTECTED.map((n) => join(knackCwd, n)), follow: [join(knackCwd, '.git')] };
 }
 
-/** The user tiers of skills under the home, as discovery reads them (`~/.workbuddy/skills`, `~/.agents/skills`). */
-const USER_SKILL_TIERS = ['.workbuddy/skills', '.agents/skills'];
-
 /**
  * Of the acting skills' folders, those a command may read although they lie in Knack's own home folders: a skill's
  * scripts (Python, shell) run through bash, so a user-tier skill's folder must be readable to them. Only a folder
@@ -132,7 +131,7 @@ const USER_SKILL_TIERS = ['.workbuddy/skills', '.agents/skills'];
  * `~/.workbuddy` (settings, mcp.json) stays unreadable, and so do disabled, refused and pending skills.
  */
 export function readableSkillFolders(place: WallPlace, folders: readonly string[]): string[] {
-  const tiers = USER_SKILL_TIERS.map((t) => join(place.home, t));
+  const tiers = place.userSkillTiers ?? [];
   const secrets = SECRET_READS.map((s) => join(place.home, s));
   return [...new Set(folders)]
     .filter(

@@ -65,7 +65,12 @@ test('a turned-off skill and a skill waiting for approval stay unreadable', asyn
 });
 
 test('only folders strictly inside a user tier are made readable: never the tier, the data folder or a secret', () => {
-  const place = { workspace: ws, home, dataDir: join(home, '.workbuddy', 'skills', 'data') };
+  const place = {
+    workspace: ws,
+    home,
+    dataDir: join(home, '.workbuddy', 'skills', 'data'),
+    userSkillTiers: [join(home, '.workbuddy', 'skills'), join(home, '.agents', 'skills')],
+  };
   const t = (p: string) => join(home, p);
   assert.deepEqual(
     readableSkillFolders(place, [
