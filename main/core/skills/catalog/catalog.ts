@@ -577,8 +577,7 @@ export class Catalog extends EventEmitter {
       try {
         const keep = this.unchanged;
         this.unchanged = null;
-        if (keep) this.options.review?.prepare?.(this.all, keep);
-        else this.options.review?.prepare?.(this.all);
+        this.options.review?.prepare?.(this.all, keep ?? undefined);
       } catch {
         // the per-entry review below still judges every skill (fail closed there)
       }
