@@ -160,6 +160,13 @@ test("a text field's indented continuation lines join it; later fields keep thei
   assert.equal(r.diagnostics[0]?.line, 3);
 });
 
+test('a text field read as text keeps no carriage return of CRLF lines', () => {
+  const r = parseSkillText('---\r\nname: git-commit\r\ndescription: Use when: x\r\n  and y\r\n---\r\nB\r\n', F);
+  assert.equal(r.manifest?.description, 'Use when: x and y');
+  const q = parseSkillText('---\r\nname: git-commit\r\ndescription: "a "b" c"\r\n---\r\nB\r\n', F);
+  assert.equal(q.manifest?.description, 'a "b" c');
+});
+
 test('a double-quoted text field with bare quotes inside reads as the text between the outer ones', () => {
   const r = parse('name: git-commit\ndescription: "当用户提到"演示文稿"或"幻灯片"时使用"');
   assert.equal(r.manifest?.description, '当用户提到"演示文稿"或"幻灯片"时使用');

@@ -316,7 +316,7 @@ function readTextFieldsAsText(text: string, file: string, firstLine: number): Pa
       value = [value, ...more].join(' ').replace(/\s#.*$/, '');
       if (!/:(\s|$)/.test(value)) continue;
     }
-    lines[i] = `${m[1]}: ${JSON.stringify(value.replace(/\r$/, ''))}`;
+    lines[i] = `${m[1]}: ${JSON.stringify(value)}`;
     for (let j = i + 1; j <= end; j++) lines[j] = '';
     read.push({ key: m[1]!, line: i + firstLine });
     i = end;
