@@ -3,12 +3,14 @@
 // the folders of skills that may not act (turned off, or waiting for the user's approval).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { main } from '../../../main/cli/index.js';
 import { cliArgs } from '../../helpers/cli.js';
 import { readableSkillFolders } from '../../../main/core/contain/profile.js';
+import { Wall } from '../../../main/core/contain/wall.js';
+import { runInWall, wallFolders } from '../../helpers/wall-run.js';
 
 const root = tempDir('knack-skill-scripts-');
 const home = join(root, 'home');
@@ -86,4 +88,42 @@ test('only folders strictly inside a user tier are made readable: never the tier
     ]),
     [t('.agents/skills/docx'), t('.workbuddy/skills/pdf')],
   );
+});
+
+test('a readable skill folder opens nothing past itself: its links to mcp.json or ~/.ssh, or a write into it', async () => {
+  // The wall alone (the audit refuses such links; here the folder is handed to the wall as if it could act).
+  const f = wallFolders('knack-skill-links-');
+  const tiers = [join(f.home, '.workbuddy', 'skills'), join(f.home, '.agents', 'skills')];
+  const skill = join(tiers[0]!, 'linker');
+  mkdirSync(join(skill, 'scripts'), { recursive: true });
+  mkdirSync(join(f.home, '.ssh'));
+  writeFileSync(join(f.home, '.ssh', 'id_ed25519'), 'SSH-KEY-CANARY\n');
+  writeFileSync(join(f.home, '.workbuddy', 'mcp.json'), 'MCP-TOKEN-CANARY\n');
+  writeFileSync(join(skill, 'scripts', 'run.sh'), 'echo own script\n');
+  symlinkSync(join(f.home, '.workbuddy', 'mcp.json'), join(skill, 'mcp-link.json'));
+  symlinkSync(join(f.home, '.ssh'), join(skill, 'ssh-link'));
+  const wall = await Wall.open(
+    {
+      workspace: f.ws,
+      home: f.home,
+      dataDir: join(f.home, '.knack'),
+      userSkillTiers: tiers,
+      skillFolders: () => [skill],
+    },
+    'auto',
+  );
+  try {
+    assert.equal(wall.status().available, true, wall.status().reason);
+    const own = await runInWall(wall, f.ws, `bash ${join(skill, 'scripts', 'run.sh')}`);
+    assert.equal(own.stdout, 'own script\n', own.stderr);
+    const r = await runInWall(
+      wall,
+      f.ws,
+      `cat ${join(skill, 'mcp-link.json')}; cat ${join(skill, 'ssh-link', 'id_ed25519')}; echo x > ${join(skill, 'w.txt')}`,
+    );
+    assert.doesNotMatch(r.stdout, /CANARY/);
+    assert.equal(existsSync(join(skill, 'w.txt')), false, 'the skill folder is read-only');
+  } finally {
+    await wall.close();
+  }
 });
