@@ -37,6 +37,8 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
   /** An edit was cancelled: the Edit button that opened it takes the focus back. */
   const [back, setBack] = useState(false);
   const stored = turn >= 0;
+  // The tools whose call waits on an approval card of this answer: that card shows the input, the tool card does not.
+  const asking = new Set(m.parts.flatMap((p) => (p.kind === 'approval' && !p.answered ? [p.request.tool] : [])));
   return (
     <article className={`message ${m.role}`} aria-label={m.role === 'user' ? t('chat.you') : t('chat.assistant')}>
       {m.files && m.files.length > 0 && <SentFiles files={m.files} />}
@@ -62,7 +64,7 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
           ) : (
             <Markdown key={i} text={p.text} />
           );
-        if (p.kind === 'tool') return <ToolCard key={p.card.callId} card={p.card} />;
+        if (p.kind === 'tool') return <ToolCard key={p.card.callId} card={p.card} asked={asking.has(p.card.tool)} />;
         if (p.kind === 'skill')
           return (
             <p key={i} className="skill-note small-text">

@@ -60,7 +60,11 @@ const shown: Record<ToolCallCard['status'], ['running' | 'waiting' | 'done' | 'e
   denied: ['error', 'deny'],
 };
 
-export function ToolCard({ card }: { card: ToolCallCard }) {
+/**
+ * `asked`: an approval card for this call is up below it, showing the input; the tool card keeps its name and state
+ * line and leaves the input to that card until the decision.
+ */
+export function ToolCard({ card, asked = false }: { card: ToolCallCard; asked?: boolean }) {
   const { t } = useTranslation();
   const args = JSON.stringify(card.args, null, 2);
   const proposal = proposalOf(card);
@@ -77,7 +81,7 @@ export function ToolCard({ card }: { card: ToolCallCard }) {
             <span className="muted">{t('chat.duration', { ms: Math.round(card.durationMs) })}</span>
           )}
         </header>
-        <pre className="args">{args}</pre>
+        {!(asked && card.status === 'awaiting-approval') && <pre className="args">{args}</pre>}
         {failed && card.words && (
           // Why it did not run, or what the sandbox blocked, in the window's language (the model read it in English).
           <p className="error tool-refusal">

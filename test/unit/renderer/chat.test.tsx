@@ -121,6 +121,36 @@ describe('chat', () => {
     expect(within(card).getByText(/cannot be turned into a safe rule/)).toBeTruthy();
   });
 
+  it('shows the input of a call asked about once: on the approval card while it waits, on its tool card after', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    const asked = { callId: 't1', tool: 'bash', args: { command: 'git status' }, status: 'awaiting-approval' } as const;
+    act(() => c.event('chat.toolCall', { sessionId: 's1', turnId: 'm1', card: asked }));
+    const card = await screen.findByRole('region', { name: 'Tool call bash' });
+    // No approval card yet: the tool card is the one place the input shows.
+    expect(card.querySelector('pre.args')?.textContent).toContain('"command": "git status"');
+    act(() =>
+      c.event(
+        'chat.approval',
+        approval({ approvalId: 'a1', tool: 'bash', args: { command: 'git status' }, summary: 'git status' }),
+      ),
+    );
+    const ask = await screen.findByRole('region', { name: 'Approval for bash' });
+    expect(ask.querySelector('.approval-command')?.textContent).toContain('git status');
+    // The approval card up: the tool card keeps its name and state, and leaves the input to the card below.
+    expect(within(card).getByText('bash')).toBeTruthy();
+    expect(within(card).getByText('asked', { selector: '.badge' })).toBeTruthy();
+    expect(within(card).getByText('waiting for approval')).toBeTruthy();
+    expect(card.querySelector('pre.args')).toBeNull();
+    expect(card.textContent).not.toContain('git status');
+    // Answered: the tool card shows its input again, as it runs and after.
+    await userEvent.click(within(ask).getByRole('button', { name: 'Allow once' }));
+    await within(ask).findByText('Allowed once.');
+    expect(card.querySelector('pre.args')?.textContent).toContain('"command": "git status"');
+    act(() => c.event('chat.toolCall', { sessionId: 's1', turnId: 'm1', card: { ...asked, status: 'running' } }));
+    expect(card.querySelector('pre.args')?.textContent).toContain('"command": "git status"');
+  });
+
   it('stops a long answer and marks it stopped', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS });
