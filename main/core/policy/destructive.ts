@@ -11,35 +11,62 @@ function program(words: string[]): string[] {
   return words.slice(i);
 }
 
-/** GNU accepts any unambiguous prefix of a long option (`--rec` for `--recursive`). */
+/** GNU and git accept any unambiguous prefix of a long option (`--rec` for `--recursive`, `--ha` for `--hard`). */
 const longPrefix = (w: string, full: string, min = 3): boolean =>
   w.startsWith('--') && w.length - 2 >= min && full.startsWith(w.slice(2).split('=')[0]!);
 
+const base = (w: string): string => w.split('/').pop()!;
+
+/** git's options before the subcommand that take the next word as their value (`git -C dir reset`). */
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
+
+/** git's subcommand and the words after it, past its global options (`git -C . -c x=y reset --hard`). */
+function gitSub(rest: string[]): { sub?: string; args: string[] } {
+  let i = 0;
+  while (i < rest.length && rest[i]!.startsWith('-')) i += GIT_VALUED.has(rest[i]!) ? 2 : 1;
+  return { sub: rest[i], args: rest.slice(i + 1) };
+}
+
+function gitWhy(rest: string[]): string | undefined {
+  const { sub: s, args } = gitSub(rest);
+  // git takes any unambiguous prefix of a long option, down to one letter (`git reset --h` is `--hard`).
+  const long = (name: string): boolean => args.some((a) => longPrefix(a, name, 1));
+  const has = (short: string, name: string): boolean => args.includes(short) || long(name);
+  if (s === 'reset' && long('hard')) return 'git reset --hard';
+  if (s === 'clean') return 'git clean';
+  if (s === 'push' && args.some((a) => a === '-f' || /^--force/.test(a) || /^\+/.test(a))) return 'git push --force';
+  if (s === 'checkout' && (args.includes('--') || args.includes('.') || has('-f', 'force')))
+    return 'git checkout of files';
+  if (s === 'switch' && (has('-f', 'force') || long('discard-changes'))) return 'git switch discarding changes';
+  // restore writes the working tree unless only the index is named (`--staged` without `--worktree`).
+  if (s === 'restore' && (!has('-S', 'staged') || has('-W', 'worktree'))) return 'git restore of files';
+  if (s === 'branch' && args.some((a) => a === '-D' || a === '--delete')) return 'git branch delete';
+  const sub = args.filter((a) => !a.startsWith('-'));
+  if (s === 'stash' && (sub[0] === 'drop' || sub[0] === 'clear')) return `git stash ${sub[0]}`;
+  return undefined;
+}
+
 function why(words: string[]): string | undefined {
-  const w = program(words);
-  const [cmd, ...rest] = w;
-  if (!cmd) return undefined;
-  const base = cmd.split('/').pop()!;
-  if (base === 'rm' || base === 'rmdir') {
-    const recursive = rest.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || longPrefix(a, 'recursive'));
-    if (recursive) return 'a recursive delete';
-  }
-  if (
-    base === 'find' &&
-    rest.some((a) => a === '-delete' || ((a === '-exec' || a === '-execdir') && rest.includes('rm')))
-  )
-    return 'find deleting files';
-  if (base === 'shred') return 'shred';
-  if (base === 'git') {
-    const sub = rest.filter((a) => !a.startsWith('-'));
-    const s = sub[0];
-    if (s === 'reset' && rest.includes('--hard')) return 'git reset --hard';
-    if (s === 'clean') return 'git clean';
-    if (s === 'push' && rest.some((a) => a === '-f' || /^--force/.test(a) || /^\+/.test(a))) return 'git push --force';
-    if ((s === 'checkout' || s === 'restore') && (rest.includes('--') || rest.includes('.')))
-      return `git ${s} of files`;
-    if (s === 'branch' && rest.some((a) => a === '-D' || a === '--delete')) return 'git branch delete';
-    if (s === 'stash' && (sub[1] === 'drop' || sub[1] === 'clear')) return `git stash ${sub[1]}`;
+  // A deleting program is looked for anywhere in the words, not only after the wrappers known here: `nice -n 5 rm
+  // -rf`, `timeout 5 rm -r`, `busybox rm -r`, `find . -exec /bin/rm`. An `rm` that is only an argument asks too.
+  for (let i = 0; i < words.length; i++) {
+    const cmd = base(words[i]!);
+    const rest = words.slice(i + 1);
+    if (cmd === 'rm' || cmd === 'rmdir') {
+      const recursive = rest.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || longPrefix(a, 'recursive'));
+      if (recursive) return 'a recursive delete';
+    }
+    if (cmd === 'find' && rest.some((a) => a === '-delete')) return 'find deleting files';
+    if (cmd === 'find') {
+      const runs = rest.findIndex((a) => /^-(exec|execdir|ok|okdir)$/.test(a));
+      if (runs >= 0 && ['rm', 'rmdir', 'unlink', 'shred'].includes(base(rest[runs + 1] ?? '')))
+        return 'find deleting files';
+    }
+    if (cmd === 'shred') return 'shred';
+    if (cmd === 'git') {
+      const r = gitWhy(rest);
+      if (r) return r;
+    }
   }
   return undefined;
 }
@@ -75,13 +102,13 @@ const INTERPRETERS =
 function runsHidden(words: string[]): string | undefined {
   if (words.some((w) => /\{[^}]*(,|\.\.)[^}]*\}/.test(w))) return 'brace expansion';
   const w = program(words);
-  const base = w[0]?.split('/').pop();
-  if (!base) return undefined;
-  if (['eval', 'source', '.', 'alias', 'trap', 'exec'].includes(base))
-    return `${base}, which runs code the gate cannot read`;
-  if (SHELLS.test(base) && (w.length === 1 || w.slice(1).some((a) => /^-[a-z]*c/.test(a) || a === '-s')))
-    return `a shell given code to run (${base})`;
-  if (INTERPRETERS.test(base) && (w.length === 1 || w.slice(1).some((a) => /^-[a-zA-Z]*[ceE]$/.test(a) || a === '-')))
-    return `an interpreter given code to run (${base})`;
+  const name = w[0] && base(w[0]);
+  if (!name) return undefined;
+  if (['eval', 'source', '.', 'alias', 'trap', 'exec'].includes(name))
+    return `${name}, which runs code the gate cannot read`;
+  if (SHELLS.test(name) && (w.length === 1 || w.slice(1).some((a) => /^-[a-z]*c/.test(a) || a === '-s')))
+    return `a shell given code to run (${name})`;
+  if (INTERPRETERS.test(name) && (w.length === 1 || w.slice(1).some((a) => /^-[a-zA-Z]*[ceE]$/.test(a) || a === '-')))
+    return `an interpreter given code to run (${name})`;
   return undefined;
 }

@@ -63,6 +63,30 @@ test('destroying work inside the workspace still asks, in every spelling the gat
   );
 });
 
+test('destroying work asks behind any wrapper, git’s own options before the subcommand, and abbreviations', () => {
+  const g = gateWith(up);
+  for (const c of [
+    'git -C . reset --hard',
+    'git -c core.x=y clean -fdx',
+    'git --work-tree . clean -fdx',
+    'git reset --ha HEAD~1',
+    'git -C . stash clear',
+    'git restore src/app.ts',
+    'git checkout -f main',
+    'nice -n 5 rm -rf src',
+    'timeout 5 rm -rf src',
+    'env -u HOME rm -rf src',
+    'xargs -n 1 rm -rf < dirs.txt',
+    'busybox rm -rf src',
+    'find . -exec /bin/rm -f {} +',
+  ]) {
+    const d = g.authorize(bash(c), agent());
+    assert.equal(d.verdict, 'ask', `${c}: ${d.reason}`);
+  }
+  for (const c of ['git -C sub status', 'git log --grep reset', 'git restore --staged src/app.ts', 'grep -rn rm src'])
+    assert.equal(g.authorize(bash(c), agent()).verdict, 'allow', c);
+});
+
 test('leaving the sandbox is its own question, worded as such, even under an allow rule', () => {
   const rules: Rule[] = [{ id: 'r1', effect: 'allow', tool: 'bash', command: 'git', createdAt: 0 }];
   const g = gateWith(up, { rules });
