@@ -796,6 +796,7 @@ export const WORDS = {
     'Run a shell command in the workspace, without the OS sandbox (off in settings); each one asks.',
   'toolSummary.bash.asks': 'Run a shell command in the workspace, without the OS sandbox (unavailable); each one asks.',
   'toolSummary.bash.refused': 'Shell commands are refused: the OS sandbox is unavailable and settings require it.',
+  'toolSummary.bash.closed': 'Shell commands are refused: the workspace is closed.',
   'toolSummary.edit_file': 'Replace an exact piece of text in a file (must be unique unless replace_all).',
   'toolSummary.glob': 'Find files by name pattern (e.g. src/**/*.ts), respecting .gitignore.',
   'toolSummary.grep': 'Search file contents with a regular expression, respecting .gitignore.',

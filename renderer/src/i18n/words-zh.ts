@@ -688,6 +688,7 @@ export const wordsZh: Record<WordCode, string> = {
   'toolSummary.bash.off': '在工作区中运行 shell 命令，不在系统沙箱内（已在设置中关闭）；每条命令都先询问。',
   'toolSummary.bash.asks': '在工作区中运行 shell 命令，不在系统沙箱内（沙箱不可用）；每条命令都先询问。',
   'toolSummary.bash.refused': 'shell 命令一律被拒绝：系统沙箱不可用，而设置要求使用它。',
+  'toolSummary.bash.closed': 'shell 命令一律被拒绝：工作区已关闭。',
   'toolSummary.edit_file': '替换文件中一段确切的文本（除非用 replace_all，否则它必须唯一）。',
   'toolSummary.glob': '按名称模式查找文件（如 src/**/*.ts），遵循 .gitignore。',
   'toolSummary.grep': '用正则表达式搜索文件内容，遵循 .gitignore。',

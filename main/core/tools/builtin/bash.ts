@@ -161,15 +161,26 @@ export async function runContained(
 
 const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
 
-/** Where a command runs, as the tool tells the model and the window: what is true of the wall now. */
-type WallState = 'sandboxed' | 'off' | 'asks' | 'refused';
+/**
+ * Where a command runs, as the tool tells the model and the window and as its handler does: inside the wall; on the host
+ * (off in settings, or unavailable in mode auto: the gate asks about each command); or not at all (unavailable in mode
+ * required; its workspace closed, whatever the mode).
+ */
+type WallState = 'sandboxed' | 'off' | 'asks' | 'refused' | 'closed';
 
-function wallState(w: Wall | undefined, settled: boolean): WallState {
+/** What is known of the wall: still starting, none (no sandbox for this tool), failed to open, or the wall. */
+type Known = { kind: 'starting' } | { kind: 'none' } | { kind: 'failed'; why: string } | { kind: 'wall'; wall: Wall };
+
+function wallState(k: Known): WallState {
   // Until the wall has answered, a command waits for it and runs inside it when it is up.
-  if (!settled) return 'sandboxed';
-  if (!w) return 'asks';
+  if (k.kind === 'starting') return 'sandboxed';
+  if (k.kind === 'none') return 'asks';
+  // Asked of a workspace already closed: nothing runs for it.
+  if (k.kind === 'failed') return 'closed';
+  const w = k.wall;
+  if (w.closed) return 'closed';
   if (w.mode === 'off') return 'off';
-  if (w.available && !w.closed) return 'sandboxed';
+  if (w.available) return 'sandboxed';
   return w.mode === 'required' ? 'refused' : 'asks';
 }
 
@@ -178,6 +189,7 @@ const SUMMARY: Record<WallState, string> = {
   off: 'Run a shell command in the workspace, without the OS sandbox (off in settings); each one asks.',
   asks: 'Run a shell command in the workspace, without the OS sandbox (unavailable); each one asks.',
   refused: 'Shell commands are refused: the OS sandbox is unavailable and settings require it.',
+  closed: 'Shell commands are refused: the workspace is closed.',
 };
 
 const LIMITS =
@@ -201,27 +213,23 @@ const DESCRIPTION: Record<WallState, string> = {
   refused:
     'Would run a bash command line in the workspace inside the OS sandbox, but the sandbox is unavailable and ' +
     'settings require it (sandbox.mode required): every command is refused until the user fixes it.',
+  closed: 'Would run a bash command line in the workspace, but the workspace is closed: every command is refused.',
 };
 
 /**
- * The bash tool over a workspace's wall. Inside the wall whenever it is up (and never otherwise when the gate's allow
- * relied on it); on the host only with `sandbox: false` (approved on its own), with the sandbox turned off in settings,
- * or while it is unavailable in mode auto (then every command was asked about). Its summary and description say which
- * of these holds now, to the model and on the Tools page.
+ * The bash tool over a workspace's wall. Where a command runs follows the wall's state (wallState), the same one its
+ * summary and description state, to the model and on the Tools page: inside the wall when it is up (on the host only
+ * with `sandbox: false`, approved on its own, and never in mode required); on the host with the sandbox off in settings
+ * or unavailable in mode auto (every command asked about, and never one the gate allowed because it would be contained);
+ * nowhere when settings require the sandbox and it is unavailable, or its workspace is closed.
  */
 export function createBashTool(wall?: Promise<Wall>) {
-  let settled = wall === undefined;
-  let known: Wall | undefined;
+  let known: Known = wall ? { kind: 'starting' } : { kind: 'none' };
   wall?.then(
-    (w) => {
-      known = w;
-      settled = true;
-    },
-    () => {
-      settled = true;
-    },
+    (w) => void (known = { kind: 'wall', wall: w }),
+    (e: unknown) => void (known = { kind: 'failed', why: (e as Error).message }),
   );
-  const state = () => wallState(known, settled);
+  const state = () => wallState(known);
   const tool = defineTool({
     name: TOOL.bash,
     summary: SUMMARY.sandboxed,
@@ -245,13 +253,19 @@ export function createBashTool(wall?: Promise<Wall>) {
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.onProcess ? { onProcess: ctx.onProcess } : {}),
       };
-      const w = wall ? await wall : undefined;
-      const inside = w !== undefined && w.mode !== 'off' && a.sandbox !== false;
+      if (wall) await wall.catch(() => undefined);
+      const k = known;
+      const w = k.kind === 'wall' ? k.wall : undefined;
+      const notRun = () =>
+        w
+          ? toolError('sandbox.unavailable', `not run: ${describeWall(w.status())}`, { status: w.status() })
+          : toolError('sandbox.unavailable', `not run: ${k.kind === 'failed' ? k.why : 'the sandbox is unavailable'}`);
+      const s = wallState(k);
       try {
-        if (inside && (w.available || ctx.decision?.sandbox !== undefined || w.mode === 'required' || w.closed)) {
-          // Fail closed: a command allowed because it would be contained never runs uncontained.
-          if (!w.available)
-            return toolError('sandbox.unavailable', `not run: ${describeWall(w.status())}`, { status: w.status() });
+        if (s === 'refused' || s === 'closed') return notRun();
+        // Fail closed: a command allowed because it would be contained never runs uncontained.
+        if (s === 'asks' && ctx.decision?.sandbox !== undefined) return notRun();
+        if (s === 'sandboxed' && w && a.sandbox !== false) {
           const r = await runContained(w, a.command, ctx.workspace, {
             ...opts,
             hosts: ctx.decision?.sandbox?.hosts ?? [],
@@ -268,6 +282,12 @@ export function createBashTool(wall?: Promise<Wall>) {
             );
           return ok({ ...r, sandboxed: true });
         }
+        // Settings that require the sandbox never let a command leave it (the gate refuses it first).
+        if (w?.mode === 'required')
+          return toolError(
+            'sandbox.unavailable',
+            'not run: settings require the OS sandbox (sandbox.mode required), and sandbox: false would leave it',
+          );
         const r = await runBash(a.command, ctx.workspace, opts);
         if (r.timedOut) return toolError('tool.timeout', `command timed out after ${timeoutMs} ms and was killed`, r);
         return ok({ ...r, sandboxed: false });
