@@ -43,7 +43,8 @@ const INERT_PROGRAMS: Readonly<Record<string, InertProgram>> = {
   tail: READS,
   wc: READS,
   echo: READS,
-  printf: READS,
+  // bash's printf -v NAME assigns a variable (`printf -v PATH .` makes the next `git` run ./git).
+  printf: { risky: ['v'] },
   pwd: READS,
   whoami: READS,
   id: READS,

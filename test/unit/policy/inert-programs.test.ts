@@ -91,6 +91,8 @@ test('inert programs get a reusable prefix, but never their risky options or an 
     ['git diff --stat', 'git diff', ['git diff HEAD~1'], ['git diff --output=/tmp/x', 'git diff --ext-diff']],
     ['git branch -a', 'git branch', ['git branch --list'], ['git branch -D main', 'git branch --del main']],
     ['ls -la src', 'ls', ['ls', 'ls -R docs'], []],
+    // bash's printf -v assigns a variable: after `printf -v PATH .` a `git status` rule runs ./git.
+    ["printf '%s\\n' hi", 'printf', ['printf %d 5'], ['printf -v PATH .', 'printf -vHOME .']],
     ['git status -s', 'git status', ['git status --porcelain'], []],
   ] as const) {
     const r = alwaysThen(answered, answered);
