@@ -28,9 +28,20 @@ import { NoticesAt } from './Notices';
 
 /**
  * One message. `turn`: the number of the user's message it is or answers (0: the first; -1 when there is none), what
- * Edit, Regenerate and the version switch name to the engine; `index`: its place in the list.
+ * Edit, Regenerate and the version switch name to the engine; `index`: its place in the list; `running`: the answer
+ * of the turn still running or waiting for approval (not finished: nothing to regenerate yet).
  */
-const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn: number; index: number }) {
+const Message = memo(function Message({
+  m,
+  turn,
+  index,
+  running,
+}: {
+  m: ChatMessage;
+  turn: number;
+  index: number;
+  running: boolean;
+}) {
   const { t } = useTranslation();
   const say = useSay();
   const [editing, setEditing] = useState(false);
@@ -83,7 +94,7 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
       <div className="message-bar">
         <CopyMessage m={m} />
         {stored && m.role === 'user' && !editing && <EditButton focus={back} onEdit={() => setEditing(true)} />}
-        {stored && m.role === 'assistant' && <RegenerateButton turn={turn} />}
+        {stored && m.role === 'assistant' && !running && <RegenerateButton turn={turn} />}
         {stored && m.versions && m.versions.count > 1 && (
           <VersionSwitch turn={turn} which={m.role === 'user' ? 'message' : 'answer'} versions={m.versions} />
         )}
@@ -363,7 +374,13 @@ export function Chat() {
       >
         {messages.length === 0 && <p className="muted empty">{t('chat.empty')}</p>}
         {turnsOf(messages).map(([m, turn], i) => (
-          <Message key={m.id} m={m} turn={turn} index={i} />
+          <Message
+            key={m.id}
+            m={m}
+            turn={turn}
+            index={i}
+            running={streaming && i === messages.length - 1 && m.role === 'assistant'}
+          />
         ))}
         {streaming && <TurnStatus />}
       </div>

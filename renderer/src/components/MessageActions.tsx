@@ -275,7 +275,7 @@ export function EditButton({ onEdit, focus }: { onEdit: () => void; focus?: bool
   );
 }
 
-/** Regenerate on an answer (not while one streams). */
+/** Regenerate on a finished answer (not usable while another one streams). */
 export function RegenerateButton({ turn }: { turn: number }) {
   const { t } = useTranslation();
   const client = useClient();

@@ -1,7 +1,7 @@
 // Edit on your messages, Regenerate on answers, and the version switch: each reaches the engine with the number of
 // the message it is about; an edit while an answer streams asks first and stops it.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Chat } from '../../../renderer/src/components/Chat';
 import type { ChatMessage } from '../../../renderer/src/state/transcript';
@@ -88,6 +88,48 @@ describe('Edit, Regenerate and versions', () => {
     expect(screen.queryByText('Berlin.')).toBeNull();
     expect(screen.getByText('Paris.')).toBeTruthy();
     expect((await screen.findByRole('group', { name: 'Versions of the answer' })).textContent).toMatch(/2 \/ 2/);
+  });
+
+  it('Regenerate is only under finished answers: not under one still running or waiting for approval', async () => {
+    const waiting: ChatMessage = {
+      id: 'a2',
+      role: 'assistant',
+      parts: [
+        { kind: 'text', text: 'Let me look.' },
+        {
+          kind: 'approval',
+          request: {
+            sessionId: 's1',
+            approvalId: 'q1',
+            tool: 'bash',
+            args: { command: 'git status' },
+            actor: { kind: 'agent', activeSkills: [] },
+            reason: 'asks',
+            summary: 'git status',
+            alwaysPreview: [],
+          },
+        },
+      ],
+    };
+    renderWith(<Chat />, memoryClient(), {
+      workspace: WS,
+      sessionId: 's1',
+      messages: [...convo.slice(0, 3), { id: 'a2', role: 'assistant', parts: [{ kind: 'text', text: 'Ber' }] }],
+      streaming: true,
+    });
+    const regenerateOn = (i: number) =>
+      within(screen.getAllByRole('article', { name: 'Knack' })[i]!).queryByRole('button', { name: 'Regenerate' });
+    // Running: the answer has none; the finished one above keeps its own (not usable until the turn ends).
+    expect(regenerateOn(1)).toBeNull();
+    expect((regenerateOn(0) as HTMLButtonElement).disabled).toBe(true);
+    // Waiting for approval: none either.
+    act(() => useView.setState({ messages: [...convo.slice(0, 3), waiting] }));
+    expect(screen.getByText('Waiting for your approval above.')).toBeTruthy();
+    expect(regenerateOn(1)).toBeNull();
+    // The turn ended: the answer is finished, and both can be regenerated.
+    act(() => useView.setState({ streaming: false }));
+    expect((regenerateOn(1) as HTMLButtonElement).disabled).toBe(false);
+    expect((regenerateOn(0) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('the version switch shows another version with the conversation that follows it', async () => {
