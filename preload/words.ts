@@ -599,7 +599,7 @@ export const WORDS = {
   'sandbox.hintLinux':
     'install bubblewrap, socat and ripgrep (Debian/Ubuntu: {{apt}}; Fedora: {{dnf}}), and allow unprivileged user namespaces',
   'sandbox.hintDarwin': 'sandbox-exec is part of macOS; update macOS or report the reason above',
-  'sandbox.hintWindows': 'run `{{command}}` as administrator (the sandbox runtime sets up its own Windows user)',
+  'sandbox.hintWindows': 'run {{command}} as administrator (the sandbox runtime sets up its own Windows user)',
   'sandbox.hintOther': 'no OS sandbox on {{os}}: set "sandbox": {"mode": "auto"} to approve every command',
   // what the OS sandbox blocked during one command (main/core/contain), and the bash tool's error that names it
   'wall.blocked':

@@ -506,7 +506,7 @@ export const wordsZh: Record<WordCode, string> = {
   'sandbox.hintLinux':
     '安装 bubblewrap、socat 和 ripgrep（Debian/Ubuntu：{{apt}}；Fedora：{{dnf}}），并允许非特权用户命名空间',
   'sandbox.hintDarwin': 'sandbox-exec 是 macOS 自带的；请更新 macOS，或报告上面的原因',
-  'sandbox.hintWindows': '以管理员身份运行 `{{command}}`（沙箱运行时会创建自己的 Windows 用户）',
+  'sandbox.hintWindows': '以管理员身份运行 {{command}}（沙箱运行时会创建自己的 Windows 用户）',
   'sandbox.hintOther': '{{os}} 上没有操作系统沙箱：设置 "sandbox": {"mode": "auto"}，每条命令都由你批准',
   'wall.blocked':
     '沙箱拦下了{{blocked}}（退出码 {{exit}}）。如果任务确实需要，模型可能会请求在沙箱之外运行这条命令：运行前会先询问你。',

@@ -87,7 +87,21 @@ describe('sandbox status', () => {
     await screen.findByRole('button', { name: '未受沙箱保护' });
     const banner = document.querySelector('.sandbox-banner')!.textContent ?? '';
     expect(banner).toContain('一条测试命令没能在沙箱中运行（退出码 1）');
-    expect(banner).toContain('以管理员身份运行 `npx srt install`');
+    // A sentence like the other hints: the command in it, no Markdown backticks shown as text.
+    expect(banner).toContain('以管理员身份运行 npx srt install（沙箱运行时会创建自己的 Windows 用户）');
+    expect(banner).not.toContain('`');
+  });
+
+  it('says the Windows fix as a sentence in English too, without Markdown backticks', async () => {
+    const c = memoryClient();
+    c.sandbox = { ...UNAVAILABLE, hintWords: { code: 'sandbox.hintWindows', params: { command: 'npx srt install' } } };
+    renderWith(<App />, c, { workspace: WS });
+    await screen.findByRole('button', { name: 'Not sandboxed' });
+    const banner = document.querySelector('.sandbox-banner')!.textContent ?? '';
+    expect(banner).toContain(
+      'Fix: run npx srt install as administrator (the sandbox runtime sets up its own Windows user)',
+    );
+    expect(banner).not.toContain('`');
   });
 
   it('in Chinese, names a missing file scanner in Chinese and says the fix as a sentence, not code', async () => {
