@@ -45,6 +45,16 @@ test('add a stdio MCP server from the form, see its tools, turn it off and remov
   await review.getByText('none: it cannot reach the network').waitFor();
   await review.getByText('TRACKER_TOKEN=••••••').waitFor();
   assert.ok(!(await page.content()).includes(TOKEN), 'the secret is not on the page');
+  // Laid out as the window's other facts: each value on its label's line, not indented on a line of its own.
+  const middle = async (text: string) => {
+    const b = (await review.getByText(text, { exact: true }).boundingBox())!;
+    return b.y + b.height / 2;
+  };
+  for (const [label, value] of [
+    ['It will run', 'node tools/tracker.mjs --name tracker'],
+    ['Environment variables', 'TRACKER_TOKEN=••••••'],
+  ])
+    assert.ok(Math.abs((await middle(label!)) - (await middle(value!))) < 4, `${value} is on the line of ${label}`);
   assert.deepEqual(await seriousA11y(page), []);
   await saveScreens(page, 'mcp-form');
 

@@ -133,7 +133,7 @@ function McpForm({ entry, onDone }: { entry?: McpEntry; onDone(saved: boolean): 
     return (
       <section className="mcp-review" aria-label={t('mcpForm.review')}>
         <h4>{t('mcpForm.review')}</h4>
-        <dl>
+        <dl className="facts">
           <dt>{t('mcpForm.name')}</dt>
           <dd>
             <code>{name.trim()}</code> · {t(`mcpForm.scope_${scope}`)}
