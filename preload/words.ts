@@ -792,6 +792,7 @@ export const WORDS = {
   'diff.write': 'write {{glob}}',
   // what each of Knack's own tools does (its `summary`, main/core/service/tools.ts): the Tools view says it
   'toolSummary.bash': 'Run a shell command in the workspace, inside the OS sandbox.',
+  'toolSummary.bash.starting': 'Run a shell command in the workspace; the OS sandbox is still starting.',
   'toolSummary.bash.off':
     'Run a shell command in the workspace, without the OS sandbox (off in settings); each one asks.',
   'toolSummary.bash.asks': 'Run a shell command in the workspace, without the OS sandbox (unavailable); each one asks.',

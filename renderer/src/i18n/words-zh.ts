@@ -685,6 +685,7 @@ export const wordsZh: Record<WordCode, string> = {
   'diff.read': '读取 {{glob}}',
   'diff.write': '写入 {{glob}}',
   'toolSummary.bash': '在工作区中运行 shell 命令，在系统沙箱内。',
+  'toolSummary.bash.starting': '在工作区中运行 shell 命令；系统沙箱仍在启动。',
   'toolSummary.bash.off': '在工作区中运行 shell 命令，不在系统沙箱内（已在设置中关闭）；每条命令都先询问。',
   'toolSummary.bash.asks': '在工作区中运行 shell 命令，不在系统沙箱内（沙箱不可用）；每条命令都先询问。',
   'toolSummary.bash.refused': 'shell 命令一律被拒绝：系统沙箱不可用，而设置要求使用它。',

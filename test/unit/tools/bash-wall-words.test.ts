@@ -1,6 +1,6 @@
-// bash tells the model and the Tools page what is true of the workspace's sandbox: inside it when it is up, without it
-// (each command asking) when it is off in settings or unavailable, and never "inside the OS sandbox" then, in English
-// and Chinese.
+// bash tells the Tools page what is true of the workspace's sandbox, in English and Chinese: inside it when it is up,
+// without it (each command asking) when it is off in settings or unavailable, and never "inside the OS sandbox" then.
+// The model is offered one description whatever the sandbox's state (its results say where each command ran).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -34,9 +34,7 @@ test('with the sandbox off in settings, bash says it runs without it and asks, o
   );
   assert.equal(listed.words?.code, 'toolSummary.bash.off');
   assert.match(assertSaid(listed.words, listed.summary), /不在系统沙箱内/);
-  assert.doesNotMatch(description, /inside the OS sandbox/);
-  assert.match(description, /WITHOUT the OS sandbox \(it is turned off in settings\)/);
-  assert.match(description, /asked before each command/);
+  assert.match(description, /With the sandbox off in settings or unavailable, a command runs WITHOUT it/);
 });
 
 test('with the sandbox on, bash says it runs inside it, on the Tools page and to the model', async (t) => {
@@ -44,7 +42,8 @@ test('with the sandbox on, bash says it runs inside it, on the Tools page and to
   assert.equal(listed.summary, 'Run a shell command in the workspace, inside the OS sandbox.');
   assert.equal(listed.words?.code, 'toolSummary.bash');
   assert.match(assertSaid(listed.words, listed.summary), /在系统沙箱内/);
-  assert.match(description, /inside the OS sandbox: it can write only in the workspace/);
+  assert.match(description, /inside the OS sandbox when it is up: there a command can write only in the workspace/);
+  assert.equal(description, (await bashSeenWith(t, 'off')).description, 'the same description, sandbox on or off');
 });
 
 test('with the sandbox unavailable (no bubblewrap on PATH), bash says it runs without it and asks', async (t) => {
@@ -65,6 +64,4 @@ test('with the sandbox unavailable (no bubblewrap on PATH), bash says it runs wi
     'Run a shell command in the workspace, without the OS sandbox (unavailable); each one asks.',
   );
   assert.match(assertSaid(listed.words, listed.summary), /沙箱不可用/);
-  const bash = s.service.workspace!.toolbox().then((b) => b.registry.get('bash')!.def.description);
-  assert.match(await bash, /WITHOUT the OS sandbox \(it is unavailable on this machine\)/);
 });

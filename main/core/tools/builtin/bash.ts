@@ -14,6 +14,7 @@ import {
   type Wall,
 } from '../../contain/index.js';
 import { ok, toolError, toolRefusal } from '../errors.js';
+import type { ToolResult } from '../types.js';
 import { say } from '../../base/index.js';
 import { z } from 'zod';
 import { defineTool } from '../define.js';
@@ -162,18 +163,17 @@ export async function runContained(
 const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
 
 /**
- * Where a command runs, as the tool tells the model and the window and as its handler does: inside the wall; on the host
- * (off in settings, or unavailable in mode auto: the gate asks about each command); or not at all (unavailable in mode
- * required; its workspace closed, whatever the mode).
+ * Where a command runs, as the Tools page says and as the handler does: inside the wall; on the host (off in settings,
+ * or unavailable in mode auto: the gate asks about each command); or not at all (unavailable in mode required; its
+ * workspace closed, whatever the mode). `starting`: the wall has not answered yet (a command waits for it).
  */
-type WallState = 'sandboxed' | 'off' | 'asks' | 'refused' | 'closed';
+type WallState = 'starting' | 'sandboxed' | 'off' | 'asks' | 'refused' | 'closed';
 
 /** What is known of the wall: still starting, none (no sandbox for this tool), failed to open, or the wall. */
 type Known = { kind: 'starting' } | { kind: 'none' } | { kind: 'failed'; why: string } | { kind: 'wall'; wall: Wall };
 
 function wallState(k: Known): WallState {
-  // Until the wall has answered, a command waits for it and runs inside it when it is up.
-  if (k.kind === 'starting') return 'sandboxed';
+  if (k.kind === 'starting') return 'starting';
   if (k.kind === 'none') return 'asks';
   // Asked of a workspace already closed: nothing runs for it.
   if (k.kind === 'failed') return 'closed';
@@ -185,6 +185,7 @@ function wallState(k: Known): WallState {
 }
 
 const SUMMARY: Record<WallState, string> = {
+  starting: 'Run a shell command in the workspace; the OS sandbox is still starting.',
   sandboxed: 'Run a shell command in the workspace, inside the OS sandbox.',
   off: 'Run a shell command in the workspace, without the OS sandbox (off in settings); each one asks.',
   asks: 'Run a shell command in the workspace, without the OS sandbox (unavailable); each one asks.',
@@ -192,36 +193,45 @@ const SUMMARY: Record<WallState, string> = {
   closed: 'Shell commands are refused: the workspace is closed.',
 };
 
-const LIMITS =
+/**
+ * What the model is told, the same whatever the wall's state: a provider caches the prompt from its start, tools first,
+ * so a description that followed the wall would throw that cache away mid-session, and one read before the sandbox
+ * answered would claim a wall not known yet. Each result says where its command ran instead, and why when not inside.
+ */
+const DESCRIPTION =
+  'Run a bash command line with the workspace as the working folder. ' +
   `Returns exit code, stdout and stderr (each capped at ${BASH_OUTPUT_CAP / 1000} KB). ` +
   `Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s; ` +
-  'on timeout the command and everything it started are killed. Not interactive: no stdin.';
+  'on timeout the command and everything it started are killed. Not interactive: no stdin. ' +
+  'Commands run inside the OS sandbox when it is up: there a command can write only in the workspace (not ' +
+  ".git/hooks, .git/config or Knack's settings), cannot read secrets (~/.ssh, cloud keys) and reaches only the hosts " +
+  'allowed for it. When the sandbox blocks something the command must do, the error names it; only then call again ' +
+  'with sandbox: false, which runs WITHOUT the sandbox and always asks the user (refused when settings require the ' +
+  "sandbox). With the sandbox off in settings or unavailable, a command runs WITHOUT it, with the user's own access, " +
+  'and the user is asked before each one (with it off in settings, an allow rule of theirs can allow one); when ' +
+  'settings require the sandbox and it is unavailable, or the workspace is closed, ' +
+  'every command is refused. The sandbox can change during a conversation: each result says whether its command ran ' +
+  'inside it (sandboxed), and why not (sandboxNote); a refusal says why.';
 
-const OUTSIDE = (why: string) =>
-  `Run a bash command line with the workspace as the working folder, WITHOUT the OS sandbox (${why}): it runs ` +
-  `with the user's own access, and the user is asked before each command. ${LIMITS}`;
-
-const DESCRIPTION: Record<WallState, string> = {
-  sandboxed:
-    'Run a bash command line with the workspace as the working folder, inside the OS sandbox: it can write only in ' +
-    "the workspace (not .git/hooks, .git/config or Knack's settings), cannot read secrets (~/.ssh, cloud keys) and " +
-    `reaches only the hosts allowed for it. ${LIMITS} ` +
-    'When the sandbox blocks something the command must do, the error names it; only then call again with ' +
-    'sandbox: false, which runs WITHOUT the sandbox and always asks the user.',
-  off: OUTSIDE('it is turned off in settings'),
-  asks: OUTSIDE('it is unavailable on this machine'),
-  refused:
-    'Would run a bash command line in the workspace inside the OS sandbox, but the sandbox is unavailable and ' +
-    'settings require it (sandbox.mode required): every command is refused until the user fixes it.',
-  closed: 'Would run a bash command line in the workspace, but the workspace is closed: every command is refused.',
-};
+/** Why a command ran without the OS sandbox, for the model: its description names no state of the wall. */
+function outsideNote(s: WallState, w: Wall | undefined, asked: boolean): string {
+  const own = "with the user's own access";
+  if (s === 'sandboxed' && asked) return `ran WITHOUT the OS sandbox, as asked (sandbox: false), ${own}`;
+  if (s === 'off') return `ran WITHOUT the OS sandbox (it is turned off in settings), ${own}`;
+  const why = w ? `: ${w.status().reason}` : '';
+  return (
+    `ran WITHOUT the OS sandbox (it is unavailable${why}), ${own}; ` +
+    'until it is back, each command runs so and is asked about first'
+  );
+}
 
 /**
- * The bash tool over a workspace's wall. Where a command runs follows the wall's state (wallState), the same one its
- * summary and description state, to the model and on the Tools page: inside the wall when it is up (on the host only
- * with `sandbox: false`, approved on its own, and never in mode required); on the host with the sandbox off in settings
- * or unavailable in mode auto (every command asked about, and never one the gate allowed because it would be contained);
- * nowhere when settings require the sandbox and it is unavailable, or its workspace is closed.
+ * The bash tool over a workspace's wall. Where a command runs follows the wall's state (wallState), the one its summary
+ * states on the Tools page and each result tells the model (its description stays the same): inside the wall when it
+ * is up (on the host only with `sandbox: false`, approved on its own, and never in mode required); on the host with
+ * the sandbox off in settings or unavailable in mode auto (every command asked about, and never one the gate allowed
+ * because it would be contained); nowhere when settings require the sandbox and it is unavailable, or its workspace is
+ * closed.
  */
 export function createBashTool(wall?: Promise<Wall>) {
   let known: Known = wall ? { kind: 'starting' } : { kind: 'none' };
@@ -232,8 +242,8 @@ export function createBashTool(wall?: Promise<Wall>) {
   const state = () => wallState(known);
   const tool = defineTool({
     name: TOOL.bash,
-    summary: SUMMARY.sandboxed,
-    description: DESCRIPTION.sandboxed,
+    summary: SUMMARY.starting,
+    description: DESCRIPTION,
     input: z.strictObject({
       command: z.string().min(1).describe('The command line to run'),
       timeout_ms: z.int().min(100).max(BASH_MAX_TIMEOUT_MS).optional().describe('Timeout in milliseconds'),
@@ -256,11 +266,14 @@ export function createBashTool(wall?: Promise<Wall>) {
       if (wall) await wall.catch(() => undefined);
       const k = known;
       const w = k.kind === 'wall' ? k.wall : undefined;
-      const notRun = () =>
-        w
-          ? toolError('sandbox.unavailable', `not run: ${describeWall(w.status())}`, { status: w.status() })
-          : toolError('sandbox.unavailable', `not run: ${k.kind === 'failed' ? k.why : 'the sandbox is unavailable'}`);
       const s = wallState(k);
+      /** Why a command did not run: the wall as it is now (it may have gone down as this one started). */
+      const notRun = (): ToolResult => {
+        if (s === 'closed' || w?.closed)
+          return toolError('sandbox.unavailable', 'not run: the workspace is closed, and nothing runs for it');
+        if (w) return toolError('sandbox.unavailable', `not run: ${describeWall(w.status())}`, { status: w.status() });
+        return toolError('sandbox.unavailable', 'not run: the OS sandbox is unavailable');
+      };
       try {
         if (s === 'refused' || s === 'closed') return notRun();
         // Fail closed: a command allowed because it would be contained never runs uncontained.
@@ -290,15 +303,12 @@ export function createBashTool(wall?: Promise<Wall>) {
           );
         const r = await runBash(a.command, ctx.workspace, opts);
         if (r.timedOut) return toolError('tool.timeout', `command timed out after ${timeoutMs} ms and was killed`, r);
-        return ok({ ...r, sandboxed: false });
+        return ok({ ...r, sandboxed: false, sandboxNote: outsideNote(s, w, a.sandbox === false) });
       } catch (e) {
-        if (e instanceof WallError) return toolError('sandbox.unavailable', `not run: ${e.message}`);
+        if (e instanceof WallError) return w ? notRun() : toolError('sandbox.unavailable', `not run: ${e.message}`);
         return toolError('tool.failed', `could not start bash: ${(e as Error).message}`);
       }
     },
   });
-  return Object.defineProperties(tool, {
-    summary: { get: () => SUMMARY[state()], enumerable: true },
-    description: { get: () => DESCRIPTION[state()], enumerable: true },
-  });
+  return Object.defineProperty(tool, 'summary', { get: () => SUMMARY[state()], enumerable: true });
 }
