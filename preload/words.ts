@@ -788,6 +788,8 @@ export const WORDS = {
   'diff.tool': 'tool {{tool}}',
   'diff.command': 'command {{command}}',
   'diff.network': 'network: on',
+  'diff.anyHost': 'network: any host',
+  'diff.host': 'host {{host}}',
   'diff.read': 'read {{glob}}',
   'diff.write': 'write {{glob}}',
   // what each of Knack's own tools does (its `summary`, main/core/service/tools.ts): the Tools view says it

@@ -1,4 +1,5 @@
-// permissionDiff(old, new): what an update adds — tools, commands, network, read/write paths. Any widening makes it P1.
+// permissionDiff(old, new): what an update adds — tools, commands, network and its hosts, read/write paths. Any widening
+// makes it P1.
 import { english, say, type Said } from '../base/index.js';
 import type { Permissions } from './permissions.js';
 
@@ -8,6 +9,10 @@ export interface PermissionDiff {
   /** Command patterns newly allowed (or a command tool that became unrestricted: `bash(*)`). */
   addedCommands: string[];
   networkTurnedOn: boolean;
+  /** Hosts the new network list names that the old one did not cover (the network on in both). */
+  addedHosts: string[];
+  /** The old manifest named its hosts, the new one names none (then the user's host rules decide). */
+  anyHost: boolean;
   addedRead: string[];
   addedWrite: string[];
   /** True when the new manifest may do anything the old one could not. */
@@ -39,6 +44,13 @@ export function globCovers(old: string, next: string): boolean {
   return o.endsWith('/**') && n.startsWith(o.slice(0, -2));
 }
 
+/** True when host pattern `old` (`api.x.test`, `*.x.test`) already allows everything `next` does. */
+function hostCovers(old: string, next: string): boolean {
+  const o = old.toLowerCase();
+  const n = next.toLowerCase();
+  return o === n || (o.startsWith('*.') && n.endsWith(o.slice(1)));
+}
+
 const uncovered = (before: string[], after: string[]) => after.filter((g) => !before.some((o) => globCovers(o, g)));
 
 export function permissionDiff(old: Permissions | undefined, next: Permissions): PermissionDiff {
@@ -58,12 +70,18 @@ export function permissionDiff(old: Permissions | undefined, next: Permissions):
     for (const x of b) if (!a.includes(x)) addedCommands.push(`${t}(${x})`);
   }
   const networkTurnedOn = next.network && !before.network;
+  // With the network on before and after, a host list that grows or goes away lets its commands reach more hosts.
+  const both = next.network && before.network && before.hosts !== undefined;
+  const anyHost = both && next.hosts === undefined;
+  const addedHosts = both ? (next.hosts ?? []).filter((h) => !before.hosts!.some((o) => hostCovers(o, h))) : [];
   const addedRead = uncovered(before.read, next.read);
   const addedWrite = uncovered(before.write, next.write);
   const added = [
     ...addedTools.map((tool) => say('diff.tool', { tool })),
     ...addedCommands.map((command) => say('diff.command', { command })),
     ...(networkTurnedOn ? [say('diff.network')] : []),
+    ...(anyHost ? [say('diff.anyHost')] : []),
+    ...addedHosts.map((host) => say('diff.host', { host })),
     ...addedRead.map((glob) => say('diff.read', { glob })),
     ...addedWrite.map((glob) => say('diff.write', { glob })),
   ];
@@ -77,6 +95,8 @@ export function permissionDiff(old: Permissions | undefined, next: Permissions):
     removedTools,
     addedCommands,
     networkTurnedOn,
+    addedHosts,
+    anyHost,
     addedRead,
     addedWrite,
     widened,

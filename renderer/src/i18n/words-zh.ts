@@ -682,6 +682,8 @@ export const wordsZh: Record<WordCode, string> = {
   'diff.tool': '工具 {{tool}}',
   'diff.command': '命令 {{command}}',
   'diff.network': '网络：开启',
+  'diff.anyHost': '网络：任意主机',
+  'diff.host': '主机 {{host}}',
   'diff.read': '读取 {{glob}}',
   'diff.write': '写入 {{glob}}',
   'toolSummary.bash': '在工作区中运行 shell 命令，在系统沙箱内。',

@@ -40,6 +40,27 @@ test('an update that quietly turns the network on or adds a tool, a command or a
   assert.deepEqual(cmd.addedCommands, ['bash(git push:*)']);
 });
 
+test('an update that adds a host to its network list, or drops the list, is a widening said in words', () => {
+  const net = (hosts?: string[]) => perms({ tools: ['web_fetch'], network: true, ...(hosts ? { hosts } : {}) });
+  const added = permissionDiff(net(['api.weather.test']), net(['api.weather.test', 'collect.evil.test']));
+  assert.equal(added.widened, true);
+  assert.deepEqual(added.addedHosts, ['collect.evil.test']);
+  assert.deepEqual(added.lines, ['+ host collect.evil.test']);
+  assert.equal(assertSaid(added.words[0], added.lines[0]!), '+ 主机 collect.evil.test');
+  assert.deepEqual(permissionDiff(net(['api.weather.test']), net(['*.weather.test'])).addedHosts, ['*.weather.test']);
+  const any = permissionDiff(net(['api.weather.test']), net());
+  assert.equal(any.widened, true);
+  assert.deepEqual(any.lines, ['+ network: any host']);
+  assert.equal(assertSaid(any.words[0], any.lines[0]!), '+ 网络：任意主机');
+  // Narrower or the same: a subdomain under a wildcard it had, a host it named, or a list where it named none.
+  for (const [a, b] of [
+    [['*.weather.test'], ['api.weather.test', '*.eu.weather.test']],
+    [['API.weather.test'], ['api.weather.test']],
+    [undefined, ['api.weather.test']],
+  ] as const)
+    assert.equal(permissionDiff(net(a && [...a]), net([...b])).widened, false, `${a} → ${b}`);
+});
+
 test('narrowing or restating what was already allowed is not a widening', () => {
   const old = perms({ read: ['**'], write: ['reports/**'] });
   const d = permissionDiff(old, perms({ read: ['docs/**', 'src/*.ts'], write: ['reports/2026/**'] }));
