@@ -571,13 +571,32 @@ export const LoadedSkill = z.object({
 export type LoadedSkill = z.infer<typeof LoadedSkill>;
 
 /** The prompt's sections, in the order the context meter shows them; each has a label in both languages (renderer/src/i18n). */
-export const CONTEXT_SECTIONS = ['system', 'catalog', 'skills', 'tools', 'history', 'observations'] as const;
+export const CONTEXT_SECTIONS = [
+  'system',
+  'instructions',
+  'catalog',
+  'skills',
+  'tools',
+  'history',
+  'observations',
+] as const;
 
-/** Token accounting per prompt section (system, catalog, skills, tools, history, tool results). */
+/**
+ * Token accounting per prompt section (system, the folder's own instructions, catalog, skills, tools, history, tool
+ * results). The instructions section has one item when the folder has an AGENTS.md or CLAUDE.md: its file as the
+ * label, and as `words` whether it was read whole, cut, or why it could not be read (the window's label for the line).
+ */
 export const ContextSection = z.object({
   section: z.enum(CONTEXT_SECTIONS),
   tokens: z.number().int().nonnegative(),
-  items: z.array(z.object({ label: z.string(), tokens: z.number().int().nonnegative(), note: z.string().optional() })),
+  items: z.array(
+    z.object({
+      label: z.string(),
+      tokens: z.number().int().nonnegative(),
+      note: z.string().optional(),
+      words: Said.optional(),
+    }),
+  ),
 });
 
 export const ContextView = z.object({

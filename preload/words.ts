@@ -41,6 +41,12 @@ export const WORDS = {
   loadModel: 'the model asked for it',
   loadUser: 'loaded by the user',
   loadRecovered: 'SKILL.md changed since the session was saved',
+  // the folder's own instructions (AGENTS.md or CLAUDE.md) in the context view (agent/project-instructions.ts)
+  instructionsRead: 'Project instructions ({{file}})',
+  instructionsCut: 'Project instructions ({{file}}), cut to the first {{cap}} of {{size}} bytes',
+  instructionsUnreadable: 'Project instructions ({{file}}) could not be read: {{why}}',
+  instructionsNotUtf8: 'it is not UTF-8 text',
+  instructionsOutside: 'it is a link that leads out of the open folder',
   // the tiers a skill lives in, as a word inside another message
   tierBuiltin: 'built-in',
   tierUser: 'user',

@@ -15,6 +15,8 @@ import {
   type PromptCache,
 } from './prompt.js';
 import type { ProjectionEntry } from './types.js';
+import { english } from '../base/index.js';
+import { instructionsWords, type ProjectInstructions } from './project-instructions.js';
 
 export interface PromptSource {
   readonly workspace: string;
@@ -50,6 +52,7 @@ export class SessionPrompt {
     return assemblePrompt(
       {
         workspace: s.workspace,
+        instructions: this.instructions(),
         catalogEntries: this.catalogEntries,
         catalogSettings: s.settings.catalog,
         contextWindow: s.contextWindow(),
@@ -62,6 +65,12 @@ export class SessionPrompt {
       },
       this.caches,
     );
+  }
+
+  /** The folder's own instructions, unless the `agent.projectInstructions` setting is off (a stat when it is on). */
+  instructions(): ProjectInstructions | undefined {
+    const s = this.src;
+    return s.settings.agent.projectInstructions ? this.caches.prompt.instructions.current(s.workspace) : undefined;
   }
 
   /**
@@ -84,15 +93,23 @@ export class SessionPrompt {
   projection(ws: WorkspaceSession): ProjectionEntry[] {
     const p = this.assemble(ws);
     const state = this.src.state;
-    const out: ProjectionEntry[] = [
-      {
-        kind: 'catalog',
-        name: 'skill catalog',
-        reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`,
-        tokens: p.catalog.tokens,
-        leftOut: p.catalog.dropped,
-      },
-    ];
+    const out: ProjectionEntry[] = [];
+    const project = p.instructions;
+    if (project)
+      out.push({
+        kind: 'instructions',
+        name: project.file,
+        reason: english(instructionsWords(project)),
+        words: instructionsWords(project),
+        tokens: p.instructionsTokens,
+      });
+    out.push({
+      kind: 'catalog',
+      name: 'skill catalog',
+      reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`,
+      tokens: p.catalog.tokens,
+      leftOut: p.catalog.dropped,
+    });
     for (const s of state.loaded.values())
       out.push({
         kind: 'skill',

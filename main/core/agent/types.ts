@@ -25,6 +25,8 @@ export interface ApprovalAnswer {
 /** Token counts per prompt section (real tokenizer), against the model's window. */
 export interface ContextSections {
   system: number;
+  /** The folder's own instructions (AGENTS.md or CLAUDE.md), 0 without one. */
+  instructions: number;
   catalog: number;
   skills: number;
   tools: number;
@@ -36,7 +38,7 @@ export interface ContextSections {
 
 /** One entry of the context projection: what is in the model's context, why, and what it costs. */
 export interface ProjectionEntry {
-  kind: 'skill' | 'resource' | 'tool' | 'catalog' | 'compaction';
+  kind: 'instructions' | 'skill' | 'resource' | 'tool' | 'catalog' | 'compaction';
   name: string;
   tier?: Tier;
   version?: string;
@@ -45,6 +47,8 @@ export interface ProjectionEntry {
   path?: string;
   /** The catalog's entry: the skills its token budget left out (SkillSearch still finds them). */
   leftOut?: string[];
+  /** What the entry is, as words the window says in its language (the project instructions: read, cut or why not). */
+  words?: Said;
 }
 
 /**

@@ -129,6 +129,8 @@ const SettingsSchema = z.object({
   agent: z.object({
     /** A model reply that receives no bytes for this many seconds ends as timed out (0: never). */
     stallSeconds: range('settings.what.seconds', 0, 86_400, false).default(90),
+    /** Put the folder's AGENTS.md (else CLAUDE.md) in the system prompt (docs/agent.md). */
+    projectInstructions: z.boolean().default(true),
   }),
 });
 

@@ -183,6 +183,7 @@ function updateProvidersFile(
 }
 
 const SECTION_OF: Record<ProjectionEntry['kind'], keyof Omit<ContextSections, 'total' | 'window'>> = {
+  instructions: 'instructions',
   catalog: 'catalog',
   skill: 'skills',
   resource: 'skills',
@@ -795,6 +796,7 @@ export class ChatBinding {
                 label: p.path ? `${p.name}/${p.path}` : p.name,
                 tokens: p.tokens,
                 note: p.reason,
+                ...(p.words ? { words: p.words } : {}),
               })),
           })),
           loadedSkills: chat.loadedSkills().map((s) => ({

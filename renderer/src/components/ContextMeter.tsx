@@ -1,9 +1,10 @@
-// The context meter: tokens by section (system, catalog, skills, tools, history) against the model's window,
-// which skills the catalog budget left out, and the tokens and cost the conversation has used so far.
+// The context meter: tokens by section (system, the folder's own instructions, catalog, skills, tools, history)
+// against the model's window, which skills the catalog budget left out, and the tokens and cost used so far.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClient } from '../api/context';
 import { failure, type Shown } from '../i18n/ErrorText';
+import { SaidText } from '../i18n/SaidText';
 import type { ContextView } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { ErrorLine } from './DialogFooter';
@@ -32,6 +33,42 @@ function Spent({ spent, label, lead }: { spent: NonNullable<ContextView['spent']
         <span className="muted">{t('spend.noPrice')}</span>
       )}
     </p>
+  );
+}
+
+type Section = ContextView['sections'][number];
+
+/** The instructions are part of the system prompt: they share its colour. */
+const segOf = (s: Section) => `seg-${s.section === 'instructions' ? 'system' : s.section}`;
+
+/**
+ * A section's line in the legend. The folder's instructions are named by their file and say when they were cut or why
+ * they could not be read (then as a warning, with no count); without a file there is no line.
+ */
+function LegendLine({ s }: { s: Section }) {
+  const { t } = useTranslation();
+  if (s.section !== 'instructions')
+    return (
+      <li>
+        <span className={`dot ${segOf(s)}`} aria-hidden="true" />
+        {t(`context.section.${s.section}`)}: {s.tokens.toLocaleString()}
+      </li>
+    );
+  const item = s.items[0];
+  if (!item) return null;
+  const label = <SaidText words={item.words} fallback={item.label} />;
+  if (item.words?.code === 'instructionsUnreadable')
+    return (
+      <li className="warn-text">
+        <span className={`dot ${segOf(s)}`} aria-hidden="true" />
+        {label}
+      </li>
+    );
+  return (
+    <li>
+      <span className={`dot ${segOf(s)}`} aria-hidden="true" />
+      {label}: {s.tokens.toLocaleString()}
+    </li>
   );
 }
 
@@ -86,7 +123,7 @@ export function ContextMeter() {
             {usage.sections.map((s) => (
               <span
                 key={s.section}
-                className={`seg seg-${s.section}`}
+                className={`seg ${segOf(s)}`}
                 style={{ width: `${Math.max(0.5, (100 * s.tokens) / usage.contextWindow)}%` }}
               />
             ))}
@@ -96,10 +133,7 @@ export function ContextMeter() {
           </p>
           <ul className="plain legend">
             {usage.sections.map((s) => (
-              <li key={s.section}>
-                <span className={`dot seg-${s.section}`} aria-hidden="true" />
-                {t(`context.section.${s.section}`)}: {s.tokens.toLocaleString()}
-              </li>
+              <LegendLine key={s.section} s={s} />
             ))}
           </ul>
           {usage.spentAll ? (

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ContextMeter } from '../../../renderer/src/components/ContextMeter';
 import { CONTEXT_SECTIONS } from '../../../preload/contract';
+import { say } from '../../../preload/words';
 import { LoadedSkills } from '../../../renderer/src/components/LoadedSkills';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { SkillDetail } from '../../../renderer/src/components/SkillDetail';
@@ -75,10 +76,24 @@ describe('context meter', () => {
 
   it('labels every section the core sends in English and Chinese, never with the raw section name', async () => {
     // The real list the service sends (preload/contract.ts), tool results ("observations") included.
-    const sections = CONTEXT_SECTIONS.map((section, i) => ({ section, tokens: 100 * (i + 1), items: [] }));
+    // The folder's instructions are named by their file (the item's words).
+    const file = { label: 'AGENTS.md', tokens: 200, words: say('instructionsRead', { file: 'AGENTS.md' }) };
+    const sections = CONTEXT_SECTIONS.map((section, i) => ({
+      section,
+      tokens: 100 * (i + 1),
+      items: section === 'instructions' ? [file] : [],
+    }));
     const labels = {
-      en: ['System', 'Skill catalog', 'Loaded skills', 'Tools', 'History', 'Tool results'],
-      zh: ['系统', '技能目录', '已加载技能', '工具', '历史', '工具结果'],
+      en: [
+        'System',
+        'Project instructions (AGENTS.md)',
+        'Skill catalog',
+        'Loaded skills',
+        'Tools',
+        'History',
+        'Tool results',
+      ],
+      zh: ['系统', '项目说明（AGENTS.md）', '技能目录', '已加载技能', '工具', '历史', '工具结果'],
     };
     for (const lang of ['en', 'zh'] as const) {
       const c = memoryClient();
