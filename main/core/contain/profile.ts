@@ -76,11 +76,13 @@ const OWN_HOME_DIRS = ['.workbuddy', '.agents', '.knack'];
 
 /**
  * Inside a write root, what a command may still not write: what git runs by itself (hooks, config, a commondir that
- * points at another repository's), Knack's own workspace settings and skills, and other agents' settings. Those that
- * exist are denied; those missing are checked after each command (see protect.ts). The sandbox adds its own list
- * (.git/hooks, .git/config, .gitmodules, .mcp.json, .vscode, shell rc files) around Knack's working directory.
+ * points at another repository's), Knack's own workspace settings and skills, other agents' settings, and the names
+ * the sandbox runtime protects around its working folder (shell start-up files, `.gitconfig`, editor folders whose
+ * tasks and settings an editor runs as the folder opens): Knack runs from `/` in the window, so it protects those in
+ * every write root itself. Those that exist are denied; those missing are checked after each command (see
+ * protect.ts). A whole folder, not a file in it: a folder holding a denied file can still be renamed away.
  */
-const PROTECTED_IN_WORKSPACE = [
+const OWN_PROTECTED = [
   '.git/hooks',
   '.git/config',
   '.git/commondir',
@@ -91,6 +93,11 @@ const PROTECTED_IN_WORKSPACE = [
   '.envrc',
   '.mcp.json',
   '.gitmodules',
+];
+const RUNTIME_NAMES: readonly string[] = [...DANGEROUS_FILES, ...getDangerousDirectories()];
+const PROTECTED_IN_WORKSPACE = [
+  ...OWN_PROTECTED,
+  ...RUNTIME_NAMES.filter((n) => !OWN_PROTECTED.some((o) => n === o || n.startsWith(`${o}/`))),
 ];
 
 export interface WallRules {
@@ -107,12 +114,7 @@ export interface WallRules {
  * every write root: the runtime would otherwise stub each missing one for every command, and a line holding stubs
  * cannot be reused (template.ts).
  */
-const RUNTIME_CWD_PROTECTED: readonly string[] = [
-  ...DANGEROUS_FILES,
-  ...getDangerousDirectories(),
-  '.git/hooks',
-  '.git/config',
-];
+const RUNTIME_CWD_PROTECTED: readonly string[] = [...RUNTIME_NAMES, '.git/hooks', '.git/config'];
 
 /**
  * The runtime's names around `knackCwd` (absolute), when a command may write there; none otherwise (there a command

@@ -210,6 +210,35 @@ test('Knack started in a subfolder of the workspace: shell and editor settings a
   assert.equal(readdirSync(sub).filter((f) => /^\.(bashrc|vscode)\.blocked-/.test(f)).length, 2);
 });
 
+test('Knack started outside the workspace (the window, from /): editor folders and shell start-up files are protected there too', async () => {
+  const { ws, wall } = await workspace({ '.vscode/settings.json': '{}\n', '.profile': 'kept\n' });
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    // A task VS Code runs as the folder opens, an interpreter it starts, a run configuration, a login script.
+    const r = await run(
+      wall,
+      ws,
+      [
+        `echo '{"python.defaultInterpreterPath":"/tmp/P"}' > .vscode/settings.json`,
+        'mv .vscode .vscode-old && mkdir .vscode && echo {} > .vscode/tasks.json',
+        'mkdir .idea && echo x > .idea/workspace.xml',
+        'echo evil >> .profile; echo evil > .bashrc',
+      ].join('; '),
+    );
+    const blocked = r.blocked.map((b) => b.target);
+    for (const name of ['.idea', '.bashrc'])
+      assert.ok(blocked.includes(join(ws, name)), `${name}: ${JSON.stringify(r.blocked)}`);
+  } finally {
+    process.chdir(cwd);
+  }
+  assert.equal(readFileSync(join(ws, '.vscode/settings.json'), 'utf8'), '{}\n');
+  assert.equal(existsSync(join(ws, '.vscode/tasks.json')), false);
+  assert.equal(existsSync(join(ws, '.vscode-old')), false);
+  assert.equal(readFileSync(join(ws, '.profile'), 'utf8'), 'kept\n');
+  for (const name of ['.idea', '.bashrc']) assert.equal(existsSync(join(ws, name)), false, name);
+});
+
 test("the runtime's nested scan is off wherever Knack runs; inside a write root Knack protects the runtime's names", () => {
   const place = { workspace: '/w/app', home: '/h', dataDir: '/h/data' };
   assert.deepEqual(wallConfig(place).ripgrep, { command: 'true' });
