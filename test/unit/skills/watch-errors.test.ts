@@ -2,11 +2,12 @@
 // could not be made (no inotify watch left: ENOSPC; no descriptor: EMFILE) or whose watch ended, with the error, and
 // the folders it does watch still hot-reload. Such a folder is tried again after each walk, and on a timer that backs
 // off while any is left (no file event needed), and said once more when it is watched or gone, so that no one counts
-// it any longer.
+// it any longer. At the system's limit a pass makes one failed try for the folders waiting, not one per folder.
 //
-// The failures are injected through `watchCatalog`'s `watch` option: a real ENOSPC needs the machine's
-// fs.inotify.max_user_watches lowered (one limit for every process of the user, tests running beside this one
-// included), and as root no folder can be made unwatchable (a folder made unreadable is still watched).
+// The failures are injected through `watchCatalog`'s `watch` option, its one call of node:fs `watch`: a real ENOSPC
+// needs the machine's fs.inotify.max_user_watches lowered (one limit for every process of the user, tests running
+// beside this one included), Knack reads no limit of its own to lower, and as root no folder can be made unwatchable
+// (a folder made unreadable is still watched). `underLimit` keeps the limit as the kernel does, over real watches.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, watch, type FSWatcher } from 'node:fs';
@@ -14,6 +15,7 @@ import { basename, join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type Catalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
 import { watchCatalog } from '../../../main/core/skills/catalog/watch.js';
+import { WatchProblems } from '../../../main/core/service/watch-problems.js';
 
 function nextChange(c: Catalog, timeoutMs = 8000): Promise<CatalogChange> {
   return new Promise((resolve, reject) => {
@@ -106,6 +108,7 @@ test('a watch that ends with an error names its folder', async () => {
 
 test('a folder that could not be watched is said again once a later walk watches it, or once it is gone', async () => {
   const { user, catalog } = await catalogOf(['one', 'two', 'three']);
+  // Refused each on its own (EACCES), not for the system's limit, after which a pass tries no more known failures.
   const failing = new Set(['two', 'three']);
   const failed: string[] = [];
   const watchedAgain: string[] = [];
@@ -114,7 +117,7 @@ test('a folder that could not be watched is said again once a later walk watches
     onError: (_e, dir) => failed.push(dir!),
     onWatched: (dir) => watchedAgain.push(dir ?? '(a walk)'),
     watch: (dir, o) => {
-      if (failing.has(basename(dir))) throw errno('ENOSPC', dir);
+      if (failing.has(basename(dir))) throw errno('EACCES', dir);
       return watch(dir, o);
     },
   });
@@ -123,7 +126,7 @@ test('a folder that could not be watched is said again once a later walk watches
     assert.deepEqual(failed.sort(), [join(user, 'three'), join(user, 'two')]);
     assert.deepEqual(watchedAgain, []);
 
-    // A watch is left again (the limit raised, other watches closed): the next walk watches `two`.
+    // `two` can be watched again: the next walk watches it.
     failing.delete('two');
     let p = nextChange(catalog);
     writeTree(user, { 'four/SKILL.md': skillMd({ name: 'four', description: 'the four skill' }) });
@@ -237,4 +240,79 @@ test('the retries stop when the watcher closes', async () => {
   // Longer than the next retry's delay could be by now: no try comes after close.
   await new Promise((r) => setTimeout(r, 400));
   assert.equal(tries, after);
+});
+
+/**
+ * node:fs watch under a limit kept as the kernel keeps fs.inotify.max_user_watches: a real watch while fewer than
+ * `limit.max` of its watches are open, ENOSPC after; closing one frees its place. `passes`: the folders tried, by pass
+ * (the watcher tries a pass's folders in one go, within one tick).
+ */
+function underLimit(limit: { max: number }) {
+  const open = new Set<FSWatcher>();
+  const passes: string[][] = [];
+  let pass: string[] | undefined;
+  const fn = (dir: string, o: { persistent: boolean; encoding: 'utf8' }): FSWatcher => {
+    if (!pass) {
+      passes.push((pass = []));
+      setImmediate(() => (pass = undefined));
+    }
+    pass.push(dir);
+    if (open.size >= limit.max) throw errno('ENOSPC', dir);
+    const fw = watch(dir, o);
+    open.add(fw);
+    const close = fw.close.bind(fw);
+    fw.close = () => {
+      open.delete(fw);
+      close();
+    };
+    return fw;
+  };
+  return { fn, passes };
+}
+
+test('at the watch limit a pass makes one failed try, not one per waiting folder, and the warning holds', async () => {
+  const names = Array.from({ length: 30 }, (_, i) => `s${i}`);
+  const { user, catalog } = await catalogOf(names);
+  const limit = { max: 10 };
+  const { fn, passes } = underLimit(limit);
+  const problems = new WatchProblems(() => {});
+  const w = watchCatalog(catalog, {
+    debounceMs: 50,
+    retryMs: 20,
+    onError: problems.add,
+    onWatched: problems.watched,
+    watch: fn,
+  });
+  try {
+    await w.ready;
+    // The first pass tries every folder once: each one left without a watch is said, with its own error.
+    const wanted = passes[0]!.length;
+    assert.ok(wanted > 30, `${wanted} folders`);
+    const warning = () => problems.diagnostics().find((d) => d.field === 'ENOSPC')?.words;
+    assert.equal(warning()?.code, 'catalog.unwatchedLimit');
+    assert.equal(warning()?.params?.count, wanted - 10);
+
+    // Retries while no watch is left, on the timer and after a walk (a skill added under a watched folder).
+    await eventually(() => passes.length >= 3, 'two retries');
+    const p = nextChange(catalog);
+    writeTree(user, { 'new/SKILL.md': skillMd({ name: 'new', description: 'the new skill' }) });
+    assert.deepEqual((await p).added, ['new']);
+    await eventually(() => passes.length >= 5, 'more passes');
+    for (const [i, tried] of passes.entries())
+      if (i > 0) assert.ok(tried.length <= 2, `pass ${i} tried ${tried.length} folders: ${tried.join(', ')}`);
+    // The user is still told how many folders are not followed (the new skill's among them).
+    assert.equal(warning()?.params?.count, wanted + 1 - 10);
+
+    // The limit raised: the next retry watches every waiting folder in one pass, and the warning goes.
+    limit.max = 10_000;
+    const before = passes.length;
+    await eventually(() => warning() === undefined && w.retryIn() === undefined, 'every folder watched');
+    assert.equal(passes.length, before + 1, 'one pass');
+    assert.equal(passes.at(-1)!.length, wanted + 1 - 10);
+    const q = nextChange(catalog);
+    writeTree(user, { 's29/SKILL.md': skillMd({ name: 's29', description: 'the s29 skill, edited' }) });
+    assert.deepEqual((await q).changed, ['s29']);
+  } finally {
+    await w.close();
+  }
 });

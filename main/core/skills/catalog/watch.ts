@@ -66,6 +66,11 @@ const SKILL_FOLDERS_MAX = 64;
  * drops the overflow event): a burst this big is where that can have happened.
  */
 const BURST_EVENTS = 2048;
+/**
+ * The system's limits on watches (inotify's max_user_watches, descriptors per process or in all): met once, every
+ * other folder of the same pass would fail the same way.
+ */
+const NO_WATCH_LEFT = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
 
 /**
  * What an event in one watched folder can mean. `walked`: an entry there may be (or have been) a skill folder, so any
@@ -226,7 +231,7 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
   };
   // Folders that could not be watched are tried again on a timer (a watch may be left again: the limit raised, other
   // watches closed) as well as after each walk: no file event needs to come first. It backs off while they fail, and
-  // never keeps the process alive.
+  // never keeps the process alive. A pass stops trying at the first folder the system's limit refuses (sync).
   const retryFirstMs = opts.retryMs ?? 5_000;
   let retryMs = retryFirstMs;
   let retry: NodeJS.Timeout | undefined;
@@ -320,6 +325,8 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
       watchers.delete(dir);
     }
     let added = false;
+    /** A watch of this pass met the system's limit. */
+    let noneLeft = false;
     for (const [dir, spec] of next) {
       const have = watchers.get(dir);
       if (have && !have.stale) {
@@ -331,13 +338,19 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
         have.w.close();
         watchers.delete(dir);
       }
+      // Met the system's limit: the folders already said as not watched wait for the next pass (a retry, a walk), so a
+      // pass makes one failed try for them, not one each (thousands can be waiting for a watch). A folder never tried
+      // is tried, and said with its own error.
+      if (noneLeft && failed.has(dir)) continue;
       let w: FSWatcher;
       try {
         w = watchDir(dir, { persistent: true, encoding: 'utf8' });
       } catch (e) {
         // Gone since the walk (its parent's event refreshes the catalog), or no watch left (ENOSPC, EMFILE): said.
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') unfailed(dir);
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') unfailed(dir);
         else {
+          if (code !== undefined && NO_WATCH_LEFT.has(code)) noneLeft = true;
           failed.add(dir);
           opts.onError?.(e as Error, dir);
         }
