@@ -3,6 +3,7 @@
 // read is a state the context view shows, never a crashed turn, and never read through a link out of the folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentEnv } from '../../helpers/agent-env.js';
@@ -154,7 +155,7 @@ test('a file over the cap is cut at a character boundary, and the prompt and the
   );
 });
 
-test('a folder, invalid UTF-8 or a link out of the workspace is not sent, the turn runs, and the view says why', async () => {
+test('a folder, a pipe, bad UTF-8 or a link out or to nothing is not sent, the turn runs, the view says why', async () => {
   const outside = tempDir('knack-outside-');
   writeFileSync(join(outside, 'secret.md'), 'OUTSIDE-SECRET-MARKER\n');
   const cases: [string, (ws: string) => void, string][] = [
@@ -170,6 +171,11 @@ test('a folder, invalid UTF-8 or a link out of the workspace is not sent, the tu
       'it is a link that leads out of the open folder',
     ],
     ['a dangling link', (ws) => symlinkSync(join(ws, 'gone.md'), join(ws, 'CLAUDE.md')), 'no such file or folder'],
+    [
+      'a pipe',
+      (ws) => execFileSync('mkfifo', [join(ws, 'AGENTS.md')]),
+      'not a regular file (a pipe, socket or device)',
+    ],
   ];
   for (const [what, make, why] of cases) {
     const env = await agentEnv();
