@@ -331,6 +331,32 @@ function readsProgramFromInput(argv: string[]): boolean {
   return rest.includes('-') || rest.includes('-s') || rest.every((a) => a.startsWith('-'));
 }
 
+/** xargs's options whose value may be the next word (`-n 2`, `--max-args 2`). */
+const XARGS_VALUED = new Set(['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s']);
+const XARGS_VALUED_LONG = [
+  '--arg-file',
+  '--delimiter',
+  '--max-args',
+  '--max-procs',
+  '--max-chars',
+  '--process-slot-var',
+];
+
+/**
+ * For `xargs`, the program and words it runs, to which it adds what it reads from its input (`echo -rf x | xargs rm`
+ * runs `rm -rf x`); undefined for any other program.
+ */
+function argumentsFromInput(argv: string[]): string[] | undefined {
+  if (programName(argv[0] ?? '') !== 'xargs') return undefined;
+  let i = 1;
+  while (i < argv.length && argv[i]!.startsWith('-')) {
+    const a = argv[i]!;
+    if (a === '--') return argv.slice(i + 1);
+    i += XARGS_VALUED.has(a) || XARGS_VALUED_LONG.includes(a) ? 2 : 1;
+  }
+  return argv.slice(i);
+}
+
 /**
  * Why a deny or ask rule cannot be sure it would not match this line, or undefined: the parser's reading is not
  * trustworthy, a command's program is not known before it runs, the denied program (or one that runs its
@@ -347,6 +373,9 @@ function uncertainty(ruleCommand: string, parsed: ParsedLine): string | undefine
     const name = programName(argv[0] ?? '');
     if (c.unresolved && (name === prog || mayRunArguments(argv))) return `${quoteWord(argv[0]!)} gets ${c.unresolved}`;
     if (readsProgramFromInput(argv)) return `${quoteWord(argv[0]!)} runs the commands it reads from its input`;
+    const added = argumentsFromInput(argv);
+    if (added && (added.some((w) => programName(w) === prog) || mayRunArguments(added.length ? added : ['echo'])))
+      return `${quoteWord(argv[0]!)} runs ${quoteWord(added[0] ?? 'echo')} with arguments it reads from its input`;
     if (name === 'alias' && argv.length > 1)
       return 'it defines an alias, which can make a later word run another command';
   }

@@ -54,6 +54,9 @@ const UNRESOLVABLE = [
   'eval "$(echo cm0gLXJmIERJUgo= | base64 -d)"',
   'shopt -s expand_aliases\nalias x=rm\nx -rf DIR',
   '/???/r? -rf DIR',
+  // xargs adds to the program's words what it reads from its input.
+  "printf '%s\\n' -rf DIR | xargs rm",
+  'echo -rf DIR | xargs -n 2 -P 1 rm',
 ];
 
 test('the forms are real: bash deletes the folder with each of them', () => {
@@ -106,6 +109,7 @@ test('lines that cannot run rm -rf stay allowed under the blanket rule', () => {
     'git log --oneline | head -3',
     'rm -f build/x.o',
     'rm -r --interactive=never-not build',
+    'ls | xargs wc -l',
   ]) {
     assert.equal(evaluateRules(denyRmRf, bash(c), ctx)?.effect, 'allow', c);
   }
