@@ -416,6 +416,10 @@ test(
     assert.equal(await boxes.nth(0).isChecked(), true, 'the npm test rule is ticked');
     assert.equal(await boxes.nth(1).isChecked(), false, 'the upload rule is never pre-ticked');
     await card.getByText('allows network use').waitFor();
+    // A long rule wraps beside its checkbox, not on a line of its own below it.
+    const tick = (await boxes.nth(1).boundingBox())!;
+    const long = (await card.locator('.rules-preview .rule').nth(1).boundingBox())!;
+    assert.ok(long.y < tick.y + tick.height, 'the upload rule starts on its checkbox line');
     assert.deepEqual(await seriousA11y(app.page), []);
     await saveScreens(app.page, 'approval-upload');
     await card.getByRole('button', { name: 'Always allow (1 rule)' }).click();
