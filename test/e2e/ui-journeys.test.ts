@@ -370,6 +370,12 @@ test(
     // The turn waits for the user: the chat says so, not that it is answering.
     await app.page.getByRole('log', { name: 'Conversation' }).getByText('Waiting for your approval above.').waitFor();
     assert.equal(await app.page.getByRole('log', { name: 'Conversation' }).getByText('Answering…').count(), 0);
+    // The input once, on the approval card (the tool card keeps its name and state); nothing to regenerate yet.
+    const asked = app.page.getByRole('region', { name: 'Tool call bash' }).last();
+    await asked.getByText('waiting for approval').waitFor();
+    assert.equal(await asked.locator('pre.args').count(), 0);
+    const answer = app.page.getByRole('article', { name: 'Knack' }).last();
+    assert.equal(await answer.getByRole('button', { name: 'Regenerate' }).count(), 0);
     await saveScreens(app.page, 'approval');
     await card.getByRole('button', { name: 'Allow once' }).click();
     await card.getByText('Allowed once.').waitFor();
