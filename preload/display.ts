@@ -16,7 +16,8 @@ export const INVISIBLE: Record<InvisibleKind, readonly (readonly [number, number
   /**
    * Zero-width and blank formatting characters: soft hyphen, combining grapheme joiner, Hangul fillers, Khmer inherent
    * vowels, Mongolian vowel separator, zero-width space/joiners, word joiner and invisible operators, deprecated format
-   * characters, byte order mark, interlinear annotations.
+   * characters, byte order mark, interlinear annotations, and past the BMP the format controls that draw nothing
+   * (Egyptian hieroglyph joiners, shorthand format controls, musical beams and ties): `cu\u{1D173}rl` reads as curl.
    */
   'zero-width': [
     [0xad, 0xad],
@@ -31,6 +32,9 @@ export const INVISIBLE: Record<InvisibleKind, readonly (readonly [number, number
     [0xfeff, 0xfeff],
     [0xffa0, 0xffa0],
     [0xfff9, 0xfffb],
+    [0x13430, 0x1343f],
+    [0x1bca0, 0x1bca3],
+    [0x1d173, 0x1d17a],
   ],
   /** Bidirectional controls (Trojan Source): Arabic letter mark, marks, embeddings, overrides, isolates. */
   bidi: [
@@ -44,8 +48,18 @@ export const INVISIBLE: Record<InvisibleKind, readonly (readonly [number, number
     [0xe0000, 0xe007f],
     [0xe0100, 0xe01ef],
   ],
-  /** Shown escaped, but ordinary in text: Mongolian and emoji variation selectors, line/paragraph separators, lone surrogates. */
+  /**
+   * Shown escaped, but ordinary in text: Mongolian and emoji variation selectors, line/paragraph separators, lone
+   * surrogates, and the format characters that draw a sign over the digits after them (Arabic, Syriac, Kaithi).
+   */
   other: [
+    [0x600, 0x605],
+    [0x6dd, 0x6dd],
+    [0x70f, 0x70f],
+    [0x890, 0x891],
+    [0x8e2, 0x8e2],
+    [0x110bd, 0x110bd],
+    [0x110cd, 0x110cd],
     [0x180b, 0x180d],
     [0x180f, 0x180f],
     [0x2028, 0x2029],
