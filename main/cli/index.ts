@@ -6,6 +6,7 @@ import { skillsMatchCommands } from './skills-match.js';
 import { trustCommands } from './trust.js';
 import { skillsSourceCommands } from './skills-sources.js';
 import { toolsCommands } from './tools.js';
+import { mcpCommands } from './mcp.js';
 import { sandboxCommands } from './sandbox.js';
 import { chatCommands } from './chat.js';
 import { sessionsCommands } from './sessions.js';
@@ -20,6 +21,7 @@ export const COMMANDS: Command[] = [
   ...trustCommands,
   ...skillsSourceCommands,
   ...toolsCommands,
+  ...mcpCommands,
   ...sandboxCommands,
   ...chatCommands,
   ...sessionsCommands,

@@ -3,7 +3,13 @@
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor, printDiagnostic } from './workspace.js';
-import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/index.js';
+import {
+  loadMcpConfig,
+  mcpTrustKey,
+  trustedMcpServers,
+  workspaceMcpPath,
+  type McpServerConfig,
+} from '../core/mcp/index.js';
 import { readCatalogFile, type ImportedCatalog } from '../core/tools/index.js';
 import type { Toolbox } from '../core/toolbox.js';
 import type { Approver } from '../core/tools/index.js';
@@ -30,17 +36,22 @@ function catalogsOf(ctx: CommandContext): ImportedCatalog[] {
   return catalogs;
 }
 
-/** Workspace mcp.json servers run commands from a folder that may have come with a clone: they need --trust-mcp. */
+/**
+ * Workspace mcp.json servers run commands from a folder that may have come with a clone: they start when trusted as
+ * they are now (`knack mcp trust`, or the window), or with --trust-mcp.
+ */
 function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
   if (ctx.values['no-mcp']) return [];
+  const trusted = trustedMcpServers(ctx.paths.dataDir, ctx.workspace);
   const { servers, held, diagnostics } = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, {
     trustWorkspace: ctx.values['trust-mcp'] === true,
+    trusted: (s) => trusted[s.name] === mcpTrustKey(s),
   });
   for (const d of diagnostics) printDiagnostic(ctx, d);
   for (const s of held) {
     const mine = servers.some((u) => u.name === s.name) ? ' (your own server of that name is used)' : '';
     ctx.io.err(
-      `note: MCP server "${s.name}" from ${workspaceMcpPath(ctx.workspace)} not started: workspace servers run only with --trust-mcp${mine}`,
+      `note: MCP server "${s.name}" from ${workspaceMcpPath(ctx.workspace)} not started: workspace servers run once trusted (knack mcp trust ${s.name}) or with --trust-mcp${mine}`,
     );
   }
   return servers;

@@ -83,7 +83,10 @@ test('knack tools list shows MCP tools from the user mcp.json; workspace servers
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /mcp__tracker__create_issue\s+deferred/);
   assert.doesNotMatch(r.out, /mcp__repo__/);
-  assert.match(r.err, /"repo" .* not started: workspace servers run only with --trust-mcp/);
+  assert.match(
+    r.err,
+    /"repo" .* not started: workspace servers run once trusted \(knack mcp trust repo\) or with --trust-mcp/,
+  );
   const trusted = await run(['tools', 'list', '--deferred', '--trust-mcp', '--json', ...common]);
   const j = JSON.parse(trusted.out) as { tools: { name: string }[] };
   assert.ok(j.tools.some((t) => t.name === 'mcp__repo__create_issue'));
