@@ -215,10 +215,7 @@ test(
     const log = app.page.getByRole('log', { name: '对话记录' });
     const end = log.locator('.answer-end.interrupted').last();
     await end.waitFor({ timeout: 120_000 });
-    assert.match(
-      (await end.textContent()) ?? '',
-      /^已中断——回答完成前连接断开了。 与 anthropic 的连接在回答完成前断开了（/,
-    );
+    assert.match((await end.textContent()) ?? '', /^已中断： 与 anthropic 的连接在回答完成前断开了（/);
     // What the connection said of itself (undici's "terminated") stays as it came, in code.
     assert.ok(((await end.locator('code').textContent()) ?? '').length > 0);
     assert.deepEqual(await englishOnScreen(), []);

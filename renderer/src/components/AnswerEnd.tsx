@@ -35,11 +35,13 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
     }
   }
 
+  // With a reason after it, an interrupted answer's lead says only that: the reason says how (the connection lost).
+  const reason = m.error && end !== 'no_model';
   return (
     <div className={`answer-end ${end}`} role={end === 'limit' ? 'status' : 'alert'}>
       <p>
-        <strong>{t(`chat.end.${end}`)}</strong>
-        {m.error && end !== 'no_model' ? (
+        <strong>{reason && end === 'interrupted' ? t('chat.interruptedBecause') : t(`chat.end.${end}`)}</strong>
+        {reason ? (
           <span className="answer-end-reason">
             {' '}
             <SaidText words={m.errorWords} fallback={m.error} />

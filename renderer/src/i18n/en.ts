@@ -237,6 +237,7 @@ export const en = {
       limit: 'The answer stopped at a limit (steps or length).',
       no_model: 'No model is set up',
     },
+    interruptedBecause: 'Interrupted:',
     retry: 'Retry',
     setUpModel: 'Set up a model',
     tooLong:

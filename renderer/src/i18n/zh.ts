@@ -230,6 +230,7 @@ export const zh: Strings = {
       limit: '回答在达到上限（步数或长度）时停止。',
       no_model: '尚未设置模型',
     },
+    interruptedBecause: '已中断：',
     retry: '重试',
     setUpModel: '设置模型',
     tooLong:

@@ -28,7 +28,8 @@ describe('answer ends', () => {
       });
     });
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Interrupted — the connection was lost before the answer was complete.');
+    // The lead does not say again what the reason says.
+    expect(alert.textContent).toBe(`Interrupted: ${reason}Retry`);
     expect(screen.getAllByText(new RegExp(reason.replace(/[()]/g, '\\$&')))).toHaveLength(1);
     expect(screen.getByText('word1 word2 word3')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
@@ -42,6 +43,15 @@ describe('answer ends', () => {
     });
     expect(await screen.findByText('the whole answer')).toBeTruthy();
     expect(screen.getByText(/Interrupted/)).toBeTruthy();
+  });
+
+  it('an interrupted answer with no reason stored says in its lead what happened', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'interrupted', retryable: true }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Interrupted — the connection was lost before the answer was complete.Retry',
+    );
   });
 
   it('a Retry the engine refuses offers it again and says why', async () => {
@@ -118,9 +128,7 @@ describe('answer ends', () => {
       }),
     );
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe(
-      '已中断——回答完成前连接断开了。 与 anthropic 的连接在回答完成前断开了（terminated）重试',
-    );
+    expect(alert.textContent).toBe('已中断： 与 anthropic 的连接在回答完成前断开了（terminated）重试');
     expect(alert.querySelector('code')?.textContent).toBe('terminated');
     expect(outsideCode(alert)).not.toMatch(ENGLISH_SENTENCE);
   });
