@@ -224,7 +224,7 @@ async function inspect(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSessio
   );
   const s = await chat.contextSections();
   ctx.io.out(
-    `prompt: ${s.total} tokens of ${s.window} — system ${s.system}, catalog ${s.catalog}, skills ${s.skills}, tools ${s.tools}, history ${s.history}, observations ${s.observations}`,
+    `prompt: ${s.total} tokens of ${s.window} — system ${s.system}, project instructions ${s.instructions}, catalog ${s.catalog}, skills ${s.skills}, tools ${s.tools}, history ${s.history}, observations ${s.observations}`,
   );
 }
 

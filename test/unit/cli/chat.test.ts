@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { chmodSync, statSync } from 'node:fs';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { main } from '../../../main/cli/index.js';
 import { capture, cliArgs, cliEnv, KNACK_BIN } from '../../helpers/cli.js';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
@@ -96,13 +96,22 @@ test('knack chat --json prints every event as one JSON line; --yes allows an ask
 });
 
 test('knack chat --once --offline is the offline inspector: matched skills and prompt sections with token counts', async () => {
-  const { common } = setup();
+  const { common, ws } = setup();
   const r = await bin(['chat', '--once', '帮我提交代码', '--offline', ...common], {});
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /\[offline inspector\]/);
   assert.match(r.stdout, /matched: git-commit/);
   assert.match(r.stdout, /loaded skills: git-commit \(trigger/);
-  assert.match(r.stdout, /prompt: \d+ tokens of \d+ — system \d+, catalog \d+, skills \d+, tools \d+/);
+  assert.match(
+    r.stdout,
+    /prompt: \d+ tokens of \d+ — system \d+, project instructions 0, catalog \d+, skills \d+, tools \d+/,
+  );
+  // The folder's AGENTS.md is a section of its own.
+  writeFileSync(join(ws, 'AGENTS.md'), 'Run the linter before every commit. '.repeat(20));
+  const withRules = await bin(['chat', '--once', '帮我提交代码', '--offline', ...common], {});
+  assert.equal(withRules.code, 0, withRules.stderr);
+  const n = Number(/project instructions (\d+),/.exec(withRules.stdout)?.[1]);
+  assert.ok(n > 100, withRules.stdout);
 });
 
 test('a provider from providers.json (0600) with its own base URL and key is used; a world-readable file has its keys ignored', async () => {
