@@ -110,5 +110,16 @@ function runsHidden(words: string[]): string | undefined {
     return `a shell given code to run (${name})`;
   if (INTERPRETERS.test(name) && (w.length === 1 || w.slice(1).some((a) => /^-[a-zA-Z]*[ceE]$/.test(a) || a === '-')))
     return `an interpreter given code to run (${name})`;
+  // Given code behind any program that runs another (`timeout 5 bash -c …`, `nice -n 5 python3 -c …`, `find -exec sh
+  // -c …`), not only behind the wrappers known above.
+  for (let i = 1; i < words.length; i++) {
+    const inner = base(words[i]!);
+    const rest = words.slice(i + 1);
+    if (inner === 'eval') return 'eval, which runs code the gate cannot read';
+    if (SHELLS.test(inner) && rest.some((a) => /^-[a-z]*c/.test(a) || a === '-s'))
+      return `a shell given code to run (${inner})`;
+    if (INTERPRETERS.test(inner) && rest.some((a) => /^-[a-zA-Z]*[ceE]$/.test(a)))
+      return `an interpreter given code to run (${inner})`;
+  }
   return undefined;
 }

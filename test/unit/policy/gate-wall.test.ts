@@ -63,7 +63,7 @@ test('destroying work inside the workspace still asks, in every spelling the gat
   );
 });
 
-test('destroying work asks behind any wrapper, git’s own options before the subcommand, and abbreviations', () => {
+test('destroying work or running given code asks behind any wrapper, past git’s own options, and abbreviated', () => {
   const g = gateWith(up);
   for (const c of [
     'git -C . reset --hard',
@@ -79,6 +79,10 @@ test('destroying work asks behind any wrapper, git’s own options before the su
     'xargs -n 1 rm -rf < dirs.txt',
     'busybox rm -rf src',
     'find . -exec /bin/rm -f {} +',
+    'timeout 5 bash -c "rm -rf src"',
+    `nice -n 5 python3 -c "import shutil; shutil.rmtree('src')"`,
+    "find . -maxdepth 0 -exec sh -c 'rm -rf src' ';'",
+    'flock /tmp/l eval "$CMD"',
   ]) {
     const d = g.authorize(bash(c), agent());
     assert.equal(d.verdict, 'ask', `${c}: ${d.reason}`);
