@@ -80,7 +80,7 @@ test('interactive knack chat over stdin: a skill auto-loads, approvals are answe
   await c.at(4, '/load code-review');
   await c.until(/loaded: code-review/);
   await c.at(5, '/context');
-  await c.until(/prompt: \d+ tokens of \d+ — system \d+, catalog \d+, skills \d+/);
+  await c.until(/prompt: \d+ tokens of \d+ — system \d+, project instructions \d+, catalog \d+, skills \d+/);
   await c.until(/skill code-review: user: loaded by the user/);
   await c.at(6, '/tools');
   await c.until(/deferred tools \(ToolSearch finds them\)/);
