@@ -254,6 +254,9 @@ function addedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 const SHELL_LEVEL = { SHLVL: '1' };
 
+/** The shared-memory folder of the fresh /dev the sandbox mounts (`--dev /dev`): private to the command. */
+const SANDBOX_OWN_SHM = '/dev/shm';
+
 /** One word for bash, quoted so it stays one word whatever it holds. */
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -847,13 +850,16 @@ export class Wall {
       child,
       finish: async (stderr: string) => {
         // The runtime's write observer judges by the configuration it started with (the first workspace's): a write
-        // this command's own rules allow (another open workspace, a missing protected path) is no violation.
+        // this command's own rules allow (another open workspace, a missing protected path) is no violation, nor is
+        // one into the sandbox's own /dev/shm (bwrap's fresh /dev: a Python multiprocessing lock), which reaches no
+        // host file; reported, it would send the model to run the command again without the sandbox.
         const lines = SandboxManager.getSandboxViolationStore()
           .getViolationsForCommand(id)
           .map((v) => v.line)
           .filter((l) => {
             const w = /^deny (?!network-outbound)\S+ (\/.*)$/.exec(l);
-            return !w || !mayWrite(w[1]!.replace(/\/+$/, '') || '/');
+            const path = w && (w[1]!.replace(/\/+$/, '') || '/');
+            return !path || !(mayWrite(path) || isInside(path, SANDBOX_OWN_SHM));
           });
         const moved = await settle();
         return [

@@ -132,6 +132,18 @@ test("credentials in Knack's environment never reach a command or a wrapped prog
   }
 });
 
+test("a write to the sandbox's own /dev/shm (a Python multiprocessing lock) is no blocked write and reaches no host file", async () => {
+  const name = `knack-wall-shm-${process.pid}`;
+  const r = await run(
+    `python3 -c "import multiprocessing as m; m.Lock(); print(42)" && echo x > /dev/shm/${name} && cat /dev/shm/${name}`,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '42\nx\n');
+  // Reported as blocked, the model would be told to run it again WITHOUT the sandbox.
+  assert.deepEqual(kinds(r.blocked), []);
+  assert.equal(existsSync(`/dev/shm/${name}`), false);
+});
+
 test('a wall turned off in settings starts nothing and says so', async () => {
   const off = await Wall.open({ workspace: ws, home, dataDir: join(home, 'data') }, 'off');
   assert.equal(off.status().available, false);
