@@ -838,6 +838,14 @@ export const methods = {
   'workspace.open': m(z.object({ path: Path, reload: z.boolean().optional() }).strict(), WorkspaceInfo),
   'workspace.current': m(Empty, WorkspaceInfo.nullable()),
   'workspace.recent': m(Empty, z.object({ items: z.array(RecentWorkspace) })),
+  /**
+   * The open folder's files for the composer's @-mention menu, best match for `query` first (fuzzy): paths relative
+   * to it, `/`-separated. `truncated`: the walk stopped at its cap (files or time), so some files are missing.
+   */
+  'workspace.files': m(
+    z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(50).default(20) }).strict(),
+    z.object({ paths: z.array(z.string()), truncated: z.boolean() }),
+  ),
   /** Native folder picker (desktop only; `unsupported` in serve mode). null = cancelled. */
   'dialog.pickWorkspace': m(Empty, z.object({ path: z.string().nullable() })),
   /** Native picker for a skill folder or a .zip (desktop only). null = cancelled. */

@@ -14,6 +14,7 @@ import { sourceHandlers } from './sources.js';
 import { mcpView, toolHandlers } from './tools.js';
 import { mcpHandlers, mcpServersOf } from './mcp.js';
 import { settingsHandlers } from './settings.js';
+import { fileHandlers } from './files.js';
 import { ChatBinding } from './chat.js';
 import { addRecent, listRecent } from './recent.js';
 import { auditOf, auditState, skillView } from './views.js';
@@ -204,6 +205,7 @@ export class KnackService {
       ...sourceHandlers(ctx, (f) => this.cleanups.push(f)),
       ...toolHandlers(ctx),
       ...mcpHandlers(ctx),
+      ...fileHandlers(ctx),
       ...settingsHandlers(ctx, options, () => this.applyCeiling()),
       ...this.ownProviderWrites(this.chat.handlers()),
     };

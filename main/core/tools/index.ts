@@ -15,6 +15,7 @@ export {
   type McpResourceProvider,
 } from './builtin/mcp-resources.js';
 export { webFetchTool } from './builtin/web-fetch.js';
+export { walkFiles } from './builtin/walk.js';
 export { readCatalogFile, type ImportedCatalog } from './catalog-import.js';
 export { bindDeferredIndex } from './deferred-index.js';
 export { defineTool } from './define.js';

@@ -1,0 +1,93 @@
+// The composer's @-mention list (`workspace.files`): the open folder's files on a real temp folder, .gitignore'd
+// paths, .git and node_modules left out, a link out of the workspace never listed, the walk's cap said as
+// `truncated`, a file made after the first call found once the short cache has aged, and the query ranked fuzzily.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { serviceEnv } from '../../helpers/service-env.js';
+import { FileLister, fuzzyScore } from '../../../main/core/service/files.js';
+
+function folder(): string {
+  const root = tempDir();
+  const ws = join(root, 'repo');
+  writeTree(ws, {
+    '.gitignore': 'dist/\n*.log\n',
+    'src/app.ts': '',
+    'src/components/Chat.tsx': '',
+    'docs/my notes.md': '',
+    'README.md': '',
+    'debug.log': '',
+    'dist/bundle.js': '',
+    'node_modules/left-pad/index.js': '',
+    '.git/config': '',
+    'pkg/.gitignore': 'secret.txt\n',
+    'pkg/secret.txt': '',
+    'pkg/open.txt': '',
+  });
+  writeTree(root, { 'outside/passwords.txt': 'no', 'outside-file.txt': 'no' });
+  symlinkSync(join(root, 'outside'), join(ws, 'linked-dir'));
+  symlinkSync(join(root, 'outside-file.txt'), join(ws, 'linked-file.txt'));
+  symlinkSync(join(ws, 'README.md'), join(ws, 'readme-link.md'));
+  return ws;
+}
+
+test('lists the workspace files, without ignored ones, .git, node_modules or a link out of it', async () => {
+  const ws = folder();
+  const r = await new FileLister().list(ws, '', 100);
+  assert.deepEqual([...r.paths].sort(), [
+    '.gitignore',
+    'README.md',
+    'docs/my notes.md',
+    'pkg/.gitignore',
+    'pkg/open.txt',
+    'readme-link.md',
+    'src/app.ts',
+    'src/components/Chat.tsx',
+  ]);
+  assert.equal(r.truncated, false);
+  // The shallow ones first when nothing is typed yet.
+  assert.deepEqual(r.paths.slice(0, 3), ['.gitignore', 'readme-link.md', 'README.md']);
+});
+
+test('ranks a fuzzy query: subsequence, file-name and segment-start matches first, non-matches left out', async () => {
+  const ws = folder();
+  const lister = new FileLister();
+  assert.deepEqual((await lister.list(ws, 'chat', 10)).paths, ['src/components/Chat.tsx']);
+  assert.deepEqual((await lister.list(ws, 'scch', 10)).paths, ['src/components/Chat.tsx']);
+  assert.deepEqual((await lister.list(ws, 'zzz', 10)).paths, []);
+  assert.deepEqual((await lister.list(ws, 'notes', 10)).paths, ['docs/my notes.md']);
+  const readme = (await lister.list(ws, 'readme', 10)).paths;
+  assert.equal(readme[0], 'README.md');
+  assert.equal((await lister.list(ws, '', 2)).paths.length, 2);
+  assert.ok(fuzzyScore('app', 'src/app.ts')! > fuzzyScore('app', 'src/apply/paper.ts')!);
+  assert.equal(fuzzyScore('xa', 'src/app.ts'), undefined);
+});
+
+test('the walk stops at its cap and says truncated', async () => {
+  const ws = join(tempDir(), 'many');
+  mkdirSync(ws);
+  for (let i = 0; i < 30; i++) writeFileSync(join(ws, `f${String(i).padStart(2, '0')}.txt`), '');
+  const r = await new FileLister({ maxFiles: 10 }).list(ws, '', 50);
+  assert.equal(r.paths.length, 10);
+  assert.equal(r.truncated, true);
+});
+
+test('a file made after the first call is found on a later one once the cache has aged', async () => {
+  const ws = folder();
+  let now = 1000;
+  const lister = new FileLister({ ttlMs: 2000, now: () => now });
+  assert.deepEqual((await lister.list(ws, 'fresh', 10)).paths, []);
+  writeFileSync(join(ws, 'src', 'fresh.ts'), '');
+  now += 2001;
+  assert.deepEqual((await lister.list(ws, 'fresh', 10)).paths, ['src/fresh.ts']);
+});
+
+test('workspace.files answers through the contract for the open folder', async (t) => {
+  const env = await serviceEnv(t, { files: { 'src/deep/thing.ts': '', '.gitignore': 'out/\n', 'out/x.ts': '' } });
+  const r = await env.call('workspace.files', { query: 'thing', limit: 5 });
+  assert.deepEqual(r, { paths: ['src/deep/thing.ts'], truncated: false });
+  const all = await env.call('workspace.files', { query: '' });
+  assert.ok(!all.paths.some((p) => p.startsWith('out/')));
+});
