@@ -193,7 +193,7 @@ test('trust all: the grouped summary of pending skills, then one confirmation en
   assert.equal(await sw.getAttribute('aria-checked'), 'false', 'a P1 skill found on disk starts off');
   await sidebar().getByRole('button', { name: 'Trust all…' }).click();
   const dialog = app.page.getByRole('dialog', { name: 'Trust all pending skills' });
-  await dialog.getByText('would trust 1 skill').waitFor();
+  await dialog.getByText('1 skill waits for your trust: status-sync. What it asks for:').waitFor();
   await dialog.getByRole('heading', { name: 'Findings by rule' }).waitFor();
   const group = dialog.getByRole('listitem').filter({ hasText: 'status-sync' }).first();
   assert.match((await group.textContent()) ?? '', /1 skill/);

@@ -26,6 +26,12 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
     client.call('skills.trustAll', { dryRun: true }).then(setSummary, (e) => setError(failure(e)));
   }, [client, ws]);
 
+  /** Skill names, the first eight and how many more. */
+  const names = (list: string[]) =>
+    list.length > 8
+      ? `${list.slice(0, 8).join(', ')} ${t('trustAll.more', { count: list.length - 8 })}`
+      : list.join(', ');
+
   async function confirm() {
     try {
       setDone(await client.call('skills.trustAll', {}));
@@ -40,9 +46,12 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
       {!summary && !error && <p className="muted">{t('common.loading')}</p>}
       {summary && done === undefined && (
         <>
-          <p>{t('trustAll.intro', { count: summary.trusted.length })}</p>
-          <p className="summary">{say(summary.summaryWords, summary.summary)}</p>
-          {summary.groups.length > 0 && (
+          <p>
+            {summary.trusted.length
+              ? t('trustAll.intro', { count: summary.trusted.length, names: names(summary.trusted) })
+              : t('trustAll.none')}
+          </p>
+          {summary.trusted.length > 0 && summary.groups.length > 0 && (
             <>
               <h3>{t('trustAll.byRule')}</h3>
               <ul className="plain groups">
@@ -51,35 +60,32 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
                     <strong>{t('trustAll.group', { count: g.skills.length })}</strong>{' '}
                     <span className="muted">({t('trustAll.findings', { count: g.count })})</span>:{' '}
                     {say(g.words, g.message)}
-                    <div className="small-text">
-                      {g.skills.length > 8
-                        ? `${g.skills.slice(0, 8).join(', ')} ${t('trustAll.more', { count: g.skills.length - 8 })}`
-                        : g.skills.join(', ')}
-                    </div>
+                    <div className="small-text">{names(g.skills)}</div>
                   </li>
                 ))}
               </ul>
             </>
           )}
-          <>
-            <h3>{t('trustAll.widest')}</h3>
-            <dl className="facts">
-              <dt>{t('perm.tools')}</dt>
-              <dd>
-                {summary.widest.tools.join(', ') || '—'}
-                {summary.widest.anyCommand.length > 0 && (
-                  <> ({t('trustAll.anyCommand', { tools: summary.widest.anyCommand.join(', ') })})</>
-                )}
-              </dd>
-              <dt>{t('perm.network')}</dt>
-              <dd>{summary.widest.network ? t('common.on') : t('common.off')}</dd>
-              <dt>{t('perm.read')}</dt>
-              <dd>{summary.widest.read.join(', ') || '—'}</dd>
-              <dt>{t('perm.write')}</dt>
-              <dd>{summary.widest.write.join(', ') || '—'}</dd>
-            </dl>
-          </>
-          {summary.trusted.length > 0 && <p className="small-text">{summary.trusted.join(', ')}</p>}
+          {summary.trusted.length > 0 && (
+            <>
+              <h3>{t('trustAll.widest')}</h3>
+              <dl className="facts">
+                <dt>{t('perm.tools')}</dt>
+                <dd>
+                  {summary.widest.tools.join(', ') || '—'}
+                  {summary.widest.anyCommand.length > 0 && (
+                    <> ({t('trustAll.anyCommand', { tools: summary.widest.anyCommand.join(', ') })})</>
+                  )}
+                </dd>
+                <dt>{t('perm.network')}</dt>
+                <dd>{summary.widest.network ? t('common.on') : t('common.off')}</dd>
+                <dt>{t('perm.read')}</dt>
+                <dd>{summary.widest.read.join(', ') || '—'}</dd>
+                <dt>{t('perm.write')}</dt>
+                <dd>{summary.widest.write.join(', ') || '—'}</dd>
+              </dl>
+            </>
+          )}
           {summary.refused.length > 0 && (
             <>
               <h3>{t('trustAll.refused')}</h3>

@@ -84,8 +84,9 @@ export const en = {
   },
   trustAll: {
     title: 'Trust all pending skills',
-    intro_one: '{{count}} skill waits for your trust. What they ask for:',
-    intro_other: '{{count}} skills wait for your trust. What they ask for:',
+    intro_one: '{{count}} skill waits for your trust: {{names}}. What it asks for:',
+    intro_other: '{{count}} skills wait for your trust: {{names}}. What they ask for:',
+    none: 'No skill waits for your trust.',
     confirm_one: 'Trust {{count}} skill',
     confirm_other: 'Trust {{count}} skills',
     done_one: 'Trusted {{count}} skill.',

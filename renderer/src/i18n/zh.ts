@@ -82,8 +82,10 @@ export const zh: Strings = {
   },
   trustAll: {
     title: '信任所有待审技能',
-    intro_one: '有 {{count}} 个技能等待你的信任。它们请求：',
-    intro_other: '有 {{count}} 个技能等待你的信任。它们请求：',
+    // Chinese has one plural form (_other is the one said): worded for one skill or many alike.
+    intro_one: '有 {{count}} 个技能等待你的信任：{{names}}。请求如下：',
+    intro_other: '有 {{count}} 个技能等待你的信任：{{names}}。请求如下：',
+    none: '没有等待你信任的技能。',
     confirm_one: '信任 {{count}} 个技能',
     confirm_other: '信任 {{count}} 个技能',
     done_one: '已信任 {{count}} 个技能。',

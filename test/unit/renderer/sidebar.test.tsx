@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
+import { TrustAllDialog } from '../../../renderer/src/components/TrustAllDialog';
 import { useView } from '../../../renderer/src/state/store';
 import { noticeText } from '../../../renderer/src/state/notices';
 import type { Diagnostic } from '../../../preload/contract';
@@ -132,8 +133,10 @@ describe('skills sidebar', () => {
     renderWith(<Sidebar />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('button', { name: 'Trust all…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Trust all pending skills' });
-    expect(within(dialog).getByText('2 skills ask for bash')).toBeTruthy();
-    expect(within(dialog).getAllByText('a, b').length).toBeGreaterThan(0);
+    // Which skills, said once in the sentence that opens it (not the command line's summary, nor a loose list).
+    expect(within(dialog).getByText('2 skills wait for your trust: a, b. What they ask for:')).toBeTruthy();
+    expect(within(dialog).queryByText('2 skills ask for bash')).toBeNull();
+    expect(within(dialog).getAllByText('a, b')).toHaveLength(1);
     const group = within(dialog)
       .getByText(/downloads from the network/)
       .closest('li')!;
@@ -147,6 +150,25 @@ describe('skills sidebar', () => {
     ]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Trust 2 skills' }));
     expect(await within(dialog).findByText('Trusted 2 skills.')).toBeTruthy();
+  });
+
+  it('trust all with one skill says what it asks for; with none waiting it says so, and offers nothing to trust', async () => {
+    const c = memoryClient({ skills: [skill('solo', { audit: audited('P1', 'needs-trust'), tier: 'project' })] });
+    const { unmount } = renderWith(<Sidebar />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: 'Trust all…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Trust all pending skills' });
+    expect(within(dialog).getByText('1 skill waits for your trust: solo. What it asks for:')).toBeTruthy();
+    unmount();
+    // In Chinese (one plural form) the sentence fits one skill as well as many.
+    const zh = renderWith(<TrustAllDialog onClose={() => {}} />, c, { workspace: WS }, 'zh');
+    expect(await screen.findByText('有 1 个技能等待你的信任：solo。请求如下：')).toBeTruthy();
+    zh.unmount();
+    // Trusted meanwhile (from another window): nothing waits.
+    c.skills[0]!.audit = { ...c.skills[0]!.audit, status: 'trusted' };
+    renderWith(<TrustAllDialog onClose={() => {}} />, c, { workspace: WS });
+    const none = await screen.findByText('No skill waits for your trust.');
+    expect(none.closest('[role="dialog"]')!.textContent).not.toContain('The most you grant');
+    expect(screen.queryByRole('button', { name: /^Trust / })).toBeNull();
   });
 
   it('shows the empty state', async () => {
