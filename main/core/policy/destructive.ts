@@ -2,12 +2,34 @@
 // gate still asks — the sandbox protects the machine, not the user's uncommitted work. Read from plain words only.
 import { parseCommandLine } from './shell.js';
 
-const wrappers = new Set(['sudo', 'env', 'command', 'builtin', 'exec', 'nice', 'nohup', 'time', 'xargs', 'timeout']);
+const wrappers = new Set([
+  'sudo',
+  'doas',
+  'env',
+  'command',
+  'builtin',
+  'exec',
+  'nice',
+  'ionice',
+  'chrt',
+  'taskset',
+  'nohup',
+  'setsid',
+  'stdbuf',
+  'unbuffer',
+  'chronic',
+  'busybox',
+  'time',
+  'xargs',
+  'timeout',
+]);
 
-/** Words after leading wrappers (`sudo`, `env X=1`, `xargs`, …) and assignments. */
+/** Words after leading wrappers (`sudo`, `env X=1`, `timeout 5`, `nice -n 5`, …), their options and numbers. */
 function program(words: string[]): string[] {
   let i = 0;
-  while (i < words.length && (wrappers.has(words[i]!) || /^[A-Za-z_]\w*=/.test(words[i]!) || /^-/.test(words[i]!))) i++;
+  const skipped = (w: string): boolean =>
+    wrappers.has(w) || /^[A-Za-z_]\w*=/.test(w) || /^-/.test(w) || (i > 0 && /^(\d[\d.]*[smhd]?|0x[\da-f]+)$/i.test(w));
+  while (i < words.length && skipped(words[i]!)) i++;
   return words.slice(i);
 }
 

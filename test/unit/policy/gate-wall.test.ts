@@ -83,6 +83,8 @@ test('destroying work or running given code asks behind any wrapper, past git’
     `nice -n 5 python3 -c "import shutil; shutil.rmtree('src')"`,
     "find . -maxdepth 0 -exec sh -c 'rm -rf src' ';'",
     'flock /tmp/l eval "$CMD"',
+    'timeout 5 bash <<EOF\nrm -rf src\nEOF',
+    'echo "rm -rf src" | nice -n 5 sh',
   ]) {
     const d = g.authorize(bash(c), agent());
     assert.equal(d.verdict, 'ask', `${c}: ${d.reason}`);
