@@ -30,6 +30,14 @@ test('add a stdio MCP server from the form, see its tools, turn it off and remov
   const { page } = app;
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Tools' }).click();
   await page.getByRole('heading', { name: 'Always loaded' }).waitFor({ timeout: 60_000 });
+  // The section's heading and its button share a line, centred on each other.
+  const centre = async (l: ReturnType<typeof page.getByRole>) => {
+    const b = (await l.boundingBox())!;
+    return b.y + b.height / 2;
+  };
+  const heading = await centre(page.getByRole('heading', { name: 'MCP servers' }));
+  const add = await centre(page.getByRole('button', { name: 'Add MCP server' }));
+  assert.ok(Math.abs(heading - add) < 2, `the heading (${heading}) and Add MCP server (${add}) line up`);
   await page.getByRole('button', { name: 'Add MCP server' }).click();
   const form = page.getByRole('form', { name: 'Add MCP server' });
   await form.getByLabel('Name', { exact: true }).fill('tracker');

@@ -322,7 +322,7 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
 
   return (
     <section aria-label={t('tools.mcp')}>
-      <div className="row">
+      <div className="row section-head">
         <h3>{t('tools.mcp')}</h3>
         {!editing && (
           <button type="button" onClick={() => setEditing('new')}>
