@@ -2,7 +2,8 @@
 // on Linux, Seatbelt on macOS, its own backend on Windows), initialised once per open workspace and reset when the last
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
 import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
@@ -22,7 +23,7 @@ import {
 import { GitDirWatch } from './git-dirs.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 import { commandId, encodedId, fill, pathState, reusable, STAND_IN, withoutStubs, type Template } from './template.js';
-import { withoutRelays } from './offline.js';
+import { quoteWords, unquoteWords, withoutRelays } from './offline.js';
 
 type Runtime = typeof RuntimeModule;
 let runtimeModule: Promise<Runtime> | undefined;
@@ -254,6 +255,20 @@ function addedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 const SHELL_LEVEL = { SHLVL: '1' };
 
+/**
+ * `argv` (`[shell, '-c', bwrap line]`) with the TMPDIR bwrap sets inside the sandbox pointed at `dir`; as it is when
+ * the line is not one the runtime quoted or sets no TMPDIR before the command.
+ */
+function withTmpDir(argv: string[], dir: string | undefined): string[] {
+  if (!dir || argv.length !== 3 || argv[1] !== '-c') return argv;
+  const words = unquoteWords(argv[2]!);
+  const end = words?.indexOf('--') ?? -1;
+  const at = words?.findIndex((w, i) => i < end && w === '--setenv' && words[i + 1] === 'TMPDIR') ?? -1;
+  if (!words || at < 0 || at + 2 >= end) return argv;
+  words[at + 2] = dir;
+  return [argv[0]!, '-c', quoteWords(words)];
+}
+
 /** The shared-memory folder of the fresh /dev the sandbox mounts (`--dev /dev`): private to the command. */
 const SANDBOX_OWN_SHM = '/dev/shm';
 
@@ -336,6 +351,8 @@ export class Wall {
   private readonly denyRead: string[];
   private readonly protect: string[];
   private isClosed = false;
+  /** The temporary folder this wall made for its commands (removed as it closes). */
+  private ownTmp: string | undefined;
   /**
    * The protected paths that were missing when a program still running started (each with how many such programs): what
    * it creates there is on disk until the sweep at its end moves it aside, so discovery treats them as absent meanwhile.
@@ -391,7 +408,12 @@ export class Wall {
    */
   static async open(place: WallPlace, mode: SandboxMode, options: WallOptions = {}): Promise<Wall> {
     if (mode === 'off') return new Wall(place, mode, unavailable(say('sandbox.offInSettings')), options);
-    const wall = new Wall(place, mode, { available: true }, options);
+    // The runtime points TMPDIR at /tmp/claude, which only Claude Code makes: without a folder of their own, mktemp
+    // failed and Python's tempfile wrote into the workspace, each reported as a blocked write (telling the model to run
+    // the command again without the sandbox). Each wall has its own, private to the user, removed as it closes.
+    const own = place.tmpDir === undefined ? mkdtempSync(join(tmpdir(), 'knack-wall-tmp-')) : undefined;
+    const wall = new Wall(own ? { ...place, tmpDir: own } : place, mode, { available: true }, options);
+    wall.ownTmp = own;
     open.add(wall);
     const problem = await wall.start();
     if (problem) wall.state = unavailable(problem);
@@ -776,6 +798,8 @@ export class Wall {
       ).then(sweep));
     const mayWrite = (path: string): boolean =>
       roots.some((r) => isInside(path, r)) && !plan.deny.some((d) => isInside(path, d));
+    // Temporary files go to the wall's own folder, which every command may write (see open).
+    wrapped = { ...wrapped, argv: withTmpDir(wrapped.argv, this.place.tmpDir) };
     // `bash -c …` (Linux, macOS): --norc, or bash runs ~/.bashrc when its stdin is a socket (a pipe Node made, as an MCP
     // server's) and SHLVL is unset (an environment without Knack's own): what that prints corrupts the program's output.
     const [shell, flag, ...rest] = wrapped.argv;
@@ -876,6 +900,8 @@ export class Wall {
    */
   async close(): Promise<void> {
     this.isClosed = true;
+    if (this.ownTmp) rmSync(this.ownTmp, { recursive: true, force: true });
+    this.ownTmp = undefined;
     this.gitDirWatch?.close();
     this.state = unavailable(say('sandbox.closed'));
     if (!open.delete(this)) return;

@@ -4,7 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttp, type Server } from 'node:http';
 import { createServer as createTcp } from 'node:net';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { kinds, runInWall } from '../../helpers/wall-run.js';
@@ -142,6 +142,20 @@ test("a write to the sandbox's own /dev/shm (a Python multiprocessing lock) is n
   // Reported as blocked, the model would be told to run it again WITHOUT the sandbox.
   assert.deepEqual(kinds(r.blocked), []);
   assert.equal(existsSync(`/dev/shm/${name}`), false);
+});
+
+test("a command's temporary files (mktemp, Python's tempfile) go to a folder of the wall's own, nothing blocked", async () => {
+  const r = await run(
+    'f=$(mktemp) && echo t > "$f" && cat "$f" && python3 -c "import tempfile; print(tempfile.gettempdir() == __import__(\'os\').environ[\'TMPDIR\'])"',
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 't\nTrue\n');
+  assert.deepEqual(kinds(r.blocked), []);
+  assert.deepEqual(
+    readdirSync(ws).filter((n) => n.startsWith('tmp')),
+    [],
+    'no temporary file fell back to the workspace',
+  );
 });
 
 test('a wall turned off in settings starts nothing and says so', async () => {
