@@ -46,3 +46,19 @@ test('a reference too large to audit is asked about, and its bytes (not only its
   // Unchanged bytes hash the same (the hash is stable, not random).
   assert.equal(auditSkill(dir).contentHash, after.contentHash);
 });
+
+test('frontmatter nested deeper than the parser can follow is refused as unreadable, not a crash', () => {
+  for (const [kind, value] of [
+    ['flow sequences', '['.repeat(25_000) + ']'.repeat(25_000)],
+    ['flow mappings', '{a: '.repeat(12_000) + '1' + '}'.repeat(12_000)],
+  ] as const) {
+    const dir = join(tempDir(), 'deep');
+    writeTree(dir, { 'SKILL.md': `---\nname: deep\ndescription: Nests\nmetadata: ${value}\n---\nDo the thing.\n` });
+    const r = auditSkill(dir);
+    assert.equal(r.level, 'P0', kind);
+    assert.ok(
+      r.findings.some((f) => f.rule === 'manifest.unreadable' && f.level === 'P0'),
+      `${kind}: ${JSON.stringify(r.findings)}`,
+    );
+  }
+});
