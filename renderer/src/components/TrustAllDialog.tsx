@@ -58,7 +58,8 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
                 {summary.groups.map((g) => (
                   <li key={g.rule} title={g.rule}>
                     <strong>{t('trustAll.group', { count: g.skills.length })}</strong>{' '}
-                    <span className="muted">({t('trustAll.findings', { count: g.count })})</span>:{' '}
+                    <span className="muted">{t('trustAll.findings', { count: g.count })}</span>
+                    {t('common.colon')}
                     {say(g.words, g.message)}
                     <div className="small-text">{names(g.skills)}</div>
                   </li>
@@ -92,7 +93,9 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
               <ul>
                 {summary.refused.map((r) => (
                   <li key={r.name}>
-                    <strong>{r.name}</strong>: <SaidText words={r.words} fallback={r.reason} />
+                    <strong>{r.name}</strong>
+                    {t('common.colon')}
+                    <SaidText words={r.words} fallback={r.reason} />
                   </li>
                 ))}
               </ul>

@@ -162,6 +162,8 @@ describe('skills sidebar', () => {
     // In Chinese (one plural form) the sentence fits one skill as well as many.
     const zh = renderWith(<TrustAllDialog onClose={() => {}} />, c, { workspace: WS }, 'zh');
     expect(await screen.findByText('有 1 个技能等待你的信任：solo。请求如下：')).toBeTruthy();
+    // Its punctuation is Chinese too: full-width brackets and colon around the findings.
+    expect(screen.getByText(/downloads from the network/).closest('li')!.textContent).toContain('（3 处发现）：');
     zh.unmount();
     // Trusted meanwhile (from another window): nothing waits.
     c.skills[0]!.audit = { ...c.skills[0]!.audit, status: 'trusted' };
