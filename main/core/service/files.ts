@@ -48,7 +48,7 @@ export function fuzzyScore(query: string, path: string): number | undefined {
 const depth = (p: string) => p.split('/').length;
 
 /** The best `limit` paths for `query`: by score, or (no query) the shallowest first, then by name. */
-export function rank(paths: readonly string[], query: string, limit: number): string[] {
+function rank(paths: readonly string[], query: string, limit: number): string[] {
   if (!query) {
     return [...paths]
       .sort((a, b) => depth(a) - depth(b) || (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
