@@ -1,7 +1,7 @@
 // The main journey with the keyboard only, in Debian's Chromium through serve mode against the fake Anthropic server:
-// install a P1 skill (Audit, Esc, again, Approve), toggle a skill, send a message, approve its tool call. Every control
-// is reached with Tab and pressed with Enter or Space; focus moves into each dialog and returns where it was when
-// Esc closes it; Ctrl+L brings the message box from every view.
+// name a file with @, install a P1 skill (Audit, Esc, again, Approve), toggle a skill, send a message, approve its
+// tool call. Every control is reached with Tab and pressed with Enter or Space; focus moves into each dialog and
+// returns where it was when Esc closes it; Ctrl+L brings the message box from every view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright';
@@ -69,6 +69,25 @@ test('Ctrl+L focuses the message box from every view', { skip }, async () => {
     await app.until(async () => (await box.count()) > 0 && (await focused(box)));
   }
 });
+
+test(
+  "@ in the message box lists the folder's files; Enter puts the path, quoted, in place of @…",
+  { skip },
+  async () => {
+    const { page } = app;
+    const box = page.getByRole('textbox', { name: 'Message' });
+    writeTree(app.workspace, { 'docs/release plan.md': '# Plan\n', 'out/plan.txt': '', '.gitignore': 'out/\n' });
+    await box.focus();
+    await page.keyboard.type('summarise @relplan');
+    const list = page.getByRole('listbox', { name: 'Files of the folder' });
+    await app.until(async () => (await list.getByRole('option').allTextContents())[0] === 'docs/release plan.md');
+    await page.keyboard.press('Enter');
+    assert.equal(await box.inputValue(), 'summarise "docs/release plan.md" ');
+    assert.equal(await list.count(), 0);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+  },
+);
 
 test(
   'install a P1 skill: focus moves into the dialog, Esc after Audit closes it and focus returns; then Approve',

@@ -21,6 +21,7 @@ import { Markdown } from './Markdown';
 import { ModelPicker } from './ModelPicker';
 import { SaveSkillOffer } from './SaveSkill';
 import { useSlashMenu } from './SlashMenu';
+import { useFileMenu } from './FileMenu';
 import { ToolCard } from './ToolCard';
 import { useSay } from '../i18n/say';
 import { ErrorLine } from './DialogFooter';
@@ -161,6 +162,7 @@ export function Chat() {
   const set = useView((s) => s.set);
   const [text, setText] = useState('');
   const slash = useSlashMenu(text, setText);
+  const mention = useFileMenu(text, setText);
   const [error, setError] = useState<Shown>();
   const [files, setFiles] = useState<Attachment[]>([]);
   const [refused, setRefused] = useState<Refusal[]>([]);
@@ -450,9 +452,11 @@ export function Chat() {
           </svg>
         </button>
         {slash.menu}
+        {mention.menu}
         <textarea
           ref={boxRef}
           {...slash.aria}
+          {...mention.aria}
           aria-label={t('chat.message')}
           placeholder={t('chat.placeholder')}
           value={text}
@@ -465,7 +469,7 @@ export function Chat() {
             void attach(pasted);
           }}
           onKeyDown={(e) => {
-            if (slash.onKeyDown(e)) return;
+            if (slash.onKeyDown(e) || mention.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               void send();

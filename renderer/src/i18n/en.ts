@@ -506,6 +506,12 @@ export const en = {
     pending: 'It needs your approval before it is installed.',
     exists: 'A skill named {{name}} already exists there.',
   },
+  mention: {
+    label: 'Files of the folder',
+    none: 'No file of the folder matches “{{query}}”.',
+    truncated: 'Too many files: the list stopped early, so some are missing. Type more of the name.',
+    failed: 'Could not list the folder’s files: {{error}}',
+  },
   slash: {
     label: 'Skills to load',
     none: 'No enabled skill matches “{{query}}”.',

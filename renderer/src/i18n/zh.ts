@@ -493,6 +493,12 @@ export const zh: Strings = {
     pending: '安装前需要你的批准。',
     exists: '那里已经有名为 {{name}} 的技能。',
   },
+  mention: {
+    label: '文件夹中的文件',
+    none: '文件夹中没有匹配“{{query}}”的文件。',
+    truncated: '文件太多：列表提前停止，部分文件未列出。请多输入几个字。',
+    failed: '无法列出文件夹中的文件：{{error}}',
+  },
   slash: {
     label: '要加载的技能',
     none: '没有匹配“{{query}}”的已启用技能。',

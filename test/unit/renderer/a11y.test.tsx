@@ -1,6 +1,6 @@
 // axe clean, in English and Chinese: the chat (a streamed Markdown answer with code and a table, a tool card, an
 // approval card with what the gate checked, a loaded skill, a notice, the message actions, files attached and refused),
-// a branched conversation (version switches, a message being edited), the / menu and a dropped skill package, the
+// a branched conversation (version switches, a message being edited), the / and @ menus and a dropped skill package, the
 // skills sidebar (tiers, a shadowed skill, problems, a broken SKILL.md), the install dialog (a P1 report with findings
 // and the permission diff, a refused P0), Settings and Tools, Sessions found by a search, renamed and deleted, the
 // save-as-skill editor with a P0 finding, and the MCP server form with its review. Rules needing layout are left to the
@@ -104,11 +104,18 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
     expect(await axeProblems()).toEqual([]);
   });
 
-  it('in the message box: the / menu of skills, and a dropped skill package offered to the installer', async () => {
+  it('in the message box: the / and @ menus, and a dropped skill package offered to the installer', async () => {
     const skills = [skill('weekly-report', { description: 'The weekly report' })];
-    renderWith(<Chat />, memoryClient({ skills }), { workspace: WS, sessionId: 's1', skills }, lang);
-    await userEvent.type(document.querySelector<HTMLTextAreaElement>('form.composer textarea')!, '/wee');
+    const c = memoryClient({ skills });
+    c.handlers['workspace.files'] = () => ({ paths: ['src/app.ts', 'docs/my notes.md'], truncated: true });
+    renderWith(<Chat />, c, { workspace: WS, sessionId: 's1', skills }, lang);
+    const box = document.querySelector<HTMLTextAreaElement>('form.composer textarea')!;
+    await userEvent.type(box, '/wee');
     await screen.findByRole('listbox', { name: i18next.t('slash.label') });
+    expect(await axeProblems()).toEqual([]);
+    await userEvent.clear(box);
+    await userEvent.type(box, 'read @s');
+    await screen.findByRole('listbox', { name: i18next.t('mention.label') });
     expect(await axeProblems()).toEqual([]);
     const zip = new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'my-skill.zip', { type: 'application/zip' });
     const dataTransfer = {

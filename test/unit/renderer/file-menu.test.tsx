@@ -1,0 +1,87 @@
+// The `@` menu of the message box: `@` at the start or after a space opens a list of the open folder's files (main
+// ranks them for what follows the `@`), never inside an e-mail address; ↑/↓ move, Enter or Tab picks (the path
+// replaces `@query`, quoted when it holds a space), Esc closes; a cut-short listing and a failure are said, in
+// Chinese too; a path is text, never HTML.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Chat } from '../../../renderer/src/components/Chat';
+import { mentionQuery, mentionText } from '../../../renderer/src/components/FileMenu';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const FILES = ['src/app.ts', 'docs/my notes.md', 'src/<b>bold</b>.ts'];
+
+function client(truncated = false) {
+  const c = memoryClient();
+  c.handlers['workspace.files'] = ({ query }) => ({
+    paths: FILES.filter((p) => [...query.toLowerCase()].every((ch) => p.toLowerCase().includes(ch))),
+    truncated,
+  });
+  return c;
+}
+
+const box = () => document.querySelector('.composer textarea') as HTMLTextAreaElement;
+const options = () => within(screen.getByRole('listbox')).getAllByRole('option');
+
+describe('the @ menu', () => {
+  it('applies to @ at the start or after a space, not inside an e-mail address', () => {
+    expect(mentionQuery('@')).toBe('');
+    expect(mentionQuery('look at @src/a')).toBe('src/a');
+    expect(mentionQuery('mail me@example.com')).toBeUndefined();
+    expect(mentionQuery('@src/app.ts and')).toBeUndefined();
+    expect(mentionQuery('hello')).toBeUndefined();
+    expect(mentionText('look at @sr', 'src/app.ts')).toBe('look at src/app.ts ');
+    expect(mentionText('@no', 'docs/my notes.md')).toBe('"docs/my notes.md" ');
+  });
+
+  it('opens on @, filters as you type, moves with the arrows and picks with Enter', async () => {
+    const c = client();
+    renderWith(<Chat />, c, { workspace: WS });
+    await userEvent.type(box(), 'explain @');
+    const list = await screen.findByRole('listbox', { name: 'Files of the folder' });
+    await waitFor(() => expect(options()).toHaveLength(3));
+    expect(options()[2]!.textContent).toBe('src/<b>bold</b>.ts');
+    expect(list.querySelector('b')).toBeNull();
+    expect(box().getAttribute('aria-controls')).toBe(list.id);
+    await userEvent.keyboard('{ArrowDown}');
+    expect(box().getAttribute('aria-activedescendant')).toBe(options()[1]!.id);
+    await userEvent.type(box(), 'note');
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['docs/my notes.md']));
+    expect(c.calls.filter((x) => x.method === 'workspace.files').at(-1)!.args[0]).toMatchObject({ query: 'note' });
+    await userEvent.keyboard('{Enter}');
+    expect(box().value).toBe('explain "docs/my notes.md" ');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(c.calls.some((x) => x.method === 'chat.send')).toBe(false);
+  });
+
+  it('does not open inside an e-mail address; Esc closes it and keeps the text; Tab picks', async () => {
+    const c = client();
+    renderWith(<Chat />, c, { workspace: WS });
+    await userEvent.type(box(), 'write to me@exa');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(c.calls.some((x) => x.method === 'workspace.files')).toBe(false);
+    await userEvent.clear(box());
+    await userEvent.type(box(), '@app');
+    await screen.findByRole('listbox');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(box().value).toBe('@app');
+    await userEvent.type(box(), '.');
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['src/app.ts']));
+    await userEvent.keyboard('{Tab}');
+    expect(box().value).toBe('src/app.ts ');
+  });
+
+  it('says when the listing was cut short, when nothing matches and when it failed, in Chinese', async () => {
+    const c = client(true);
+    renderWith(<Chat />, c, { workspace: WS }, 'zh');
+    await userEvent.type(box(), '@zzz');
+    await waitFor(() => expect(screen.getByText(/没有匹配“zzz”的文件/)).toBeTruthy());
+    expect(screen.getByText(/文件太多/)).toBeTruthy();
+    await userEvent.clear(box());
+    c.failing.add('workspace.files');
+    await userEvent.type(box(), '@a');
+    await waitFor(() => expect(screen.getByText(/无法列出文件夹中的文件/)).toBeTruthy());
+  });
+});
