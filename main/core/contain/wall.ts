@@ -2,15 +2,23 @@
 // on Linux, Seatbelt on macOS, its own backend on Windows), initialised once per open workspace and reset when the last
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
 import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { cwdProtect, readableSkillFolders, wallConfig, wallRules, type WallPlace } from './profile.js';
 import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
-import { BoundedMap, english, isInside, onOwnWrite, say, type Said } from '../base/index.js';
+import {
+  BoundedMap,
+  english,
+  isInside,
+  makeOwnTemp,
+  onOwnWrite,
+  pruneStaleTemp,
+  say,
+  type Said,
+} from '../base/index.js';
 import { blockedOf, NOT_ALLOWED, type Blocked } from './blocked.js';
 import {
   claimOwnWrite,
@@ -269,6 +277,9 @@ function withTmpDir(argv: string[], dir: string | undefined): string[] {
   return [argv[0]!, '-c', quoteWords(words)];
 }
 
+/** The temporary folders walls make for their commands: `knack-wall-tmp-<pid>-XXXXXX` under the system temp folder. */
+export const WALL_TMP_PREFIX = 'knack-wall-tmp-';
+
 /** The shared-memory folder of the fresh /dev the sandbox mounts (`--dev /dev`): private to the command. */
 const SANDBOX_OWN_SHM = '/dev/shm';
 
@@ -410,8 +421,10 @@ export class Wall {
     if (mode === 'off') return new Wall(place, mode, unavailable(say('sandbox.offInSettings')), options);
     // The runtime points TMPDIR at /tmp/claude, which only Claude Code makes: without a folder of their own, mktemp
     // failed and Python's tempfile wrote into the workspace, each reported as a blocked write (telling the model to run
-    // the command again without the sandbox). Each wall has its own, private to the user, removed as it closes.
-    const own = place.tmpDir === undefined ? mkdtempSync(join(tmpdir(), 'knack-wall-tmp-')) : undefined;
+    // the command again without the sandbox). Each wall has its own, private to the user, removed as it closes; those
+    // of a Knack that never closed its walls (killed with -9) are removed as the next one opens a wall.
+    if (place.tmpDir === undefined) pruneStaleTemp(WALL_TMP_PREFIX);
+    const own = place.tmpDir === undefined ? makeOwnTemp(WALL_TMP_PREFIX) : undefined;
     const wall = new Wall(own ? { ...place, tmpDir: own } : place, mode, { available: true }, options);
     wall.ownTmp = own;
     open.add(wall);

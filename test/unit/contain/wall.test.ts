@@ -4,11 +4,13 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttp, type Server } from 'node:http';
 import { createServer as createTcp } from 'node:net';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { kinds, runInWall } from '../../helpers/wall-run.js';
-import { Wall } from '../../../main/core/contain/wall.js';
+import { Wall, WALL_TMP_PREFIX } from '../../../main/core/contain/wall.js';
 
 const root = tempDir('knack-wall-');
 const home = join(root, 'home');
@@ -156,6 +158,31 @@ test("a command's temporary files (mktemp, Python's tempfile) go to a folder of 
     [],
     'no temporary file fell back to the workspace',
   );
+});
+
+test("a wall's temporary folder goes as it closes; one left by a Knack killed with -9 goes as the next wall opens", async () => {
+  // A pid that was alive and is no more (the child has exited), and one that is (init).
+  const dead = spawnSync(process.execPath, ['-e', '']).pid;
+  const left = join(tmpdir(), `${WALL_TMP_PREFIX}${dead}-killed`);
+  const live = join(tmpdir(), `${WALL_TMP_PREFIX}1-running`);
+  for (const d of [left, live]) {
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'scratch'), 'x');
+  }
+  const next = await Wall.open({ workspace: ws, home, dataDir: join(home, '.local/share/knack') }, 'auto');
+  try {
+    const own = (await runInWall(next, ws, 'printf %s "$TMPDIR"')).stdout;
+    assert.equal(existsSync(left), false, 'the folder of a process that is gone is removed');
+    assert.equal(existsSync(live), true, "a live process's folder is left to it");
+    assert.ok(own.startsWith(join(tmpdir(), `${WALL_TMP_PREFIX}${process.pid}-`)), own);
+    assert.equal(existsSync(own), true);
+    await next.close();
+    assert.equal(existsSync(own), false, 'closing the wall removes its folder');
+  } finally {
+    await next.close();
+    rmSync(live, { recursive: true, force: true });
+    rmSync(left, { recursive: true, force: true });
+  }
 });
 
 test('a wall turned off in settings starts nothing and says so', async () => {

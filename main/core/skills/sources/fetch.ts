@@ -1,7 +1,7 @@
 // Fetch a skill source into a temporary folder: a git repository at a ref or commit (one commit deep when it can be),
 // or a marketplace.json over HTTP(S) (curl), each inside the wall. Every failure is one line naming the source; the
 // temporary folder never stays.
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -17,7 +17,7 @@ import {
   type GitWall,
 } from './git.js';
 import { SourceError } from './spec.js';
-import { processAlive, say } from '../../base/index.js';
+import { makeOwnTemp, pruneStaleTemp, say } from '../../base/index.js';
 
 export type Progress = (stage: 'fetching' | 'checking-out' | 'reading' | 'auditing', detail: string) => void;
 
@@ -84,30 +84,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * fetch takes at most GIT_LIMITS.timeoutMs; a pid may have been reused). Returns the names removed; never throws.
  */
 export function pruneStaleFetches(dir = tmpdir(), now = Date.now()): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.startsWith(FETCH_PREFIX));
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    const p = join(dir, name);
-    try {
-      const st = lstatSync(p);
-      if (!st.isDirectory()) continue;
-      const pid = Number(/^knack-fetch-(\d+)-/.exec(name)?.[1] ?? NaN);
-      // This process's own clones are its to remove (an open source may be held longer than a day).
-      if (pid === process.pid) continue;
-      const dead = Number.isInteger(pid) && pid > 0 && !processAlive(pid);
-      if (!dead && now - st.mtimeMs < DAY_MS) continue;
-      rmSync(p, { recursive: true, force: true });
-      removed.push(name);
-    } catch {
-      // another user's folder, or gone already: left as it is
-    }
-  }
-  return removed;
+  return pruneStaleTemp(FETCH_PREFIX, { dir, now, maxAgeMs: DAY_MS });
 }
 
 /**
@@ -121,7 +98,7 @@ export async function fetchRepo(
   const limits = { ...GIT_LIMITS, ...opts.limits };
   pruneStaleFetches();
   // The pid in the name lets a later fetch tell a clone whose process died from one still being made.
-  const holder = realpathSync(mkdtempSync(join(tmpdir(), `${FETCH_PREFIX}${process.pid}-`)));
+  const holder = realpathSync(makeOwnTemp(FETCH_PREFIX));
   const dir = join(holder, 'tree');
   mkdirSync(dir);
   const dispose = () => rmSync(holder, { recursive: true, force: true });
