@@ -433,6 +433,38 @@ test(
     const r = await app.knack(['policy', 'rules', 'list', '--json']);
     assert.match(r.out, /npm test/);
     assert.doesNotMatch(r.out, /curl|example\.com/);
+
+    // Spaces cannot push the rest of a command past the card's edge: its block wraps, the tail is on screen.
+    app.server.script(
+      { toolCalls: [{ name: 'bash', input: { command: `ls${' '.repeat(400)}; python3 x.py` } }] },
+      { text: 'Left it.' },
+    );
+    await app.page.getByRole('textbox', { name: 'Message' }).fill('list the files');
+    await app.page.keyboard.press('Enter');
+    const padded = app.page.getByRole('region', { name: 'Approval for bash' }).last();
+    const pre = padded.locator('.approval-command pre');
+    await pre.getByText(/python3/).waitFor();
+    const tail = await pre.evaluate((block) => {
+      const walk = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const at = n.textContent!.indexOf('python3');
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(n, at);
+        range.setEnd(n, at + 'python3 x.py'.length);
+        const word = range.getBoundingClientRect();
+        const box = block.getBoundingClientRect();
+        return {
+          inside: word.width > 0 && word.left >= box.left && word.right <= box.right,
+          scrolls: block.scrollWidth > block.clientWidth,
+        };
+      }
+      return undefined;
+    });
+    assert.deepEqual(tail, { inside: true, scrolls: false });
+    await padded.getByRole('button', { name: 'Deny' }).click();
+    await padded.getByLabel('Reason for the model (optional)').press('Enter');
+    await app.page.getByText('Left it.').waitFor();
   },
 );
 
