@@ -6,6 +6,7 @@
 // first and renders `menu` beside it.
 import { useEffect, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { menuKey } from './menu-keys';
 import { useClient } from '../api/context';
 import { ErrorText, failure, type Failure } from '../i18n/ErrorText';
 import { useView } from '../state/store';
@@ -74,28 +75,8 @@ export function useFileMenu(text: string, setText: (t: string) => void): FileMen
     setActive(0);
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (!open || e.nativeEvent.isComposing) return false;
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      setClosedOn(text);
-      return true;
-    }
-    if (rows.length === 0) return false;
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const step = e.key === 'ArrowDown' ? 1 : -1;
-      setActive((at + step + rows.length) % rows.length);
-      return true;
-    }
-    if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
-      e.preventDefault();
-      pick(rows[at]!);
-      return true;
-    }
-    return false;
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean =>
+    menuKey(e, { open, rows, at, move: setActive, pick, close: () => setClosedOn(text) });
 
   // Nothing until main's first answer (no flash of "no match"); then the latest answer stays until the next one.
   const menu =

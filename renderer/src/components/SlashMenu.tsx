@@ -4,6 +4,7 @@
 // the box spreads `aria` on its textarea, asks `onKeyDown` first and renders `menu` beside it.
 import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { menuKey } from './menu-keys';
 import type { SkillRowData } from '../state/skills';
 import { useView } from '../state/store';
 
@@ -56,28 +57,8 @@ export function useSlashMenu(text: string, setText: (t: string) => void): SlashM
     setActive(0);
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (!open || e.nativeEvent.isComposing) return false;
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      setClosedOn(text);
-      return true;
-    }
-    if (rows.length === 0) return false;
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const step = e.key === 'ArrowDown' ? 1 : -1;
-      setActive((at + step + rows.length) % rows.length);
-      return true;
-    }
-    if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
-      e.preventDefault();
-      pick(rows[at]!);
-      return true;
-    }
-    return false;
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean =>
+    menuKey(e, { open, rows, at, move: setActive, pick, close: () => setClosedOn(text) });
 
   const menu = open ? (
     <div className="slash-menu">
