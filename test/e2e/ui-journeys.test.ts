@@ -445,11 +445,11 @@ test(
     const pre = padded.locator('.approval-command pre');
     await pre.getByText(/python3/).waitFor();
     const tail = await pre.evaluate((block) => {
-      const walk = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+      const walk = block.ownerDocument.createTreeWalker(block, 4 /* NodeFilter.SHOW_TEXT */);
       for (let n = walk.nextNode(); n; n = walk.nextNode()) {
         const at = n.textContent!.indexOf('python3');
         if (at < 0) continue;
-        const range = document.createRange();
+        const range = block.ownerDocument.createRange();
         range.setStart(n, at);
         range.setEnd(n, at + 'python3 x.py'.length);
         const word = range.getBoundingClientRect();
