@@ -1,8 +1,8 @@
 // One command run inside a wall for tests: its exit code, output, and what the wall blocked (each as `kind target`);
 // and the folders such a test runs in.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { tempDir } from './tmp.js';
 import type { Wall } from '../../main/core/contain/wall.js';
 import type { Blocked } from '../../main/core/contain/blocked.js';
@@ -41,4 +41,25 @@ export async function loopbackListener(): Promise<{ port: number; hits: () => nu
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { port: (server.address() as AddressInfo).port, hits: () => hits, close: () => server.close() };
+}
+
+/** The socat bridges this process runs (the sandbox runtime's proxy relays, spawned as its children). */
+export function socatBridges(): number[] {
+  const pids: number[] = [];
+  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const pid of children.split(/\s+/).filter(Boolean).map(Number)) {
+      try {
+        if (basename(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!) === 'socat') pids.push(pid);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return pids;
 }

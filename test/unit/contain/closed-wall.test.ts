@@ -3,36 +3,14 @@
 // the sandbox or outside it, whatever its mode.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
+import { socatBridges } from '../../helpers/wall-run.js';
 import { openWorkspace } from '../../../main/core/workspace.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { Wall, WallError } from '../../../main/core/contain/index.js';
 import { createBashTool } from '../../../main/core/tools/builtin/bash.js';
-
-/** The socat bridges this process runs (the runtime's proxy relays): its children whose command line names socat. */
-function bridges(): number[] {
-  const out: number[] = [];
-  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const pid of children.split(/\s+/).filter(Boolean).map(Number)) {
-      let cmd = '';
-      try {
-        cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      } catch {
-        continue;
-      }
-      if (cmd.includes('socat')) out.push(pid);
-    }
-  }
-  return out;
-}
 
 function place() {
   const home = tempDir('knack-closed-');
@@ -49,15 +27,15 @@ test(
     const opened = await openWorkspace({ paths, workspace: ws, watch: false, audit: false });
     // Opened and used, then closed: its bridges end with it.
     assert.equal((await opened.wall()).available, true, (await opened.wall()).status().reason);
-    assert.notDeepEqual(bridges(), [], 'an open wall runs its proxy bridges');
+    assert.notDeepEqual(socatBridges(), [], 'an open wall runs its proxy bridges');
     await opened.close();
-    assert.deepEqual(bridges(), []);
+    assert.deepEqual(socatBridges(), []);
     await assert.rejects(opened.wall(), (e: Error) => e instanceof WallError && e.message.includes(`${ws} is closed`));
     // Never asked for its wall before the close: asking after it starts nothing either.
     const idle = await openWorkspace({ paths, workspace: ws, watch: false, audit: false });
     await idle.close();
     await assert.rejects(idle.wall(), /is closed/);
-    assert.deepEqual(bridges(), []);
+    assert.deepEqual(socatBridges(), []);
   },
 );
 
@@ -79,5 +57,5 @@ test('a wall held past its close runs nothing, in any mode', { skip: process.pla
     assert.match(JSON.stringify(r), /sandbox\.unavailable/);
     for (const f of ['spawned', 'wrapped', 'on-host']) assert.equal(existsSync(join(ws, f)), false, `${mode}: ${f}`);
   }
-  assert.deepEqual(bridges(), []);
+  assert.deepEqual(socatBridges(), []);
 });

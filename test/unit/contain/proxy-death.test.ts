@@ -4,9 +4,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttp, type Server } from 'node:http';
-import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
+import { socatBridges } from '../../helpers/wall-run.js';
 import { Wall, WallError } from '../../../main/core/contain/wall.js';
 import { runContained } from '../../../main/core/tools/builtin/bash.js';
 
@@ -36,27 +37,6 @@ after(async () => {
   api.close();
 });
 
-/** The socat bridges this process started (the sandbox runtime spawns them as our children). */
-function bridgePids(): number[] {
-  const pids: number[] = [];
-  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const pid of children.split(/\s+/).filter(Boolean).map(Number)) {
-      try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]!.endsWith('socat')) pids.push(pid);
-      } catch {
-        /* gone */
-      }
-    }
-  }
-  return pids;
-}
-
 const curl = (wall: Wall) =>
   runContained(wall, 'curl -sS -m 10 http://api.example.test/v1', ws, {
     timeoutMs: 30_000,
@@ -71,11 +51,11 @@ test('the proxy bridge dies: commands fail closed, the status says unavailable; 
   assert.equal(ok.stdout, 'api saw /v1', ok.stderr);
   const seen = requests;
 
-  const pids = bridgePids();
+  const pids = socatBridges();
   assert.ok(pids.length >= 1, 'the runtime started no socat bridge');
   for (const pid of pids) process.kill(pid, 'SIGKILL');
   // Wait until the kernel has let them go (no timing assertion: only a bounded wait for the kill to land).
-  for (let i = 0; i < 100 && bridgePids().some((p) => pids.includes(p)); i++)
+  for (let i = 0; i < 100 && socatBridges().some((p) => pids.includes(p)); i++)
     await new Promise((r) => setTimeout(r, 50));
 
   await assert.rejects(curl(wall), (e: Error) => e instanceof WallError && /network proxy stopped/.test(e.message));

@@ -4,31 +4,11 @@
 // it ran without the sandbox. A real wall, its proxy bridges really killed, a fake Anthropic server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentEnv } from '../../helpers/agent-env.js';
+import { socatBridges } from '../../helpers/wall-run.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
-
-/** The socat bridges this process runs (the sandbox runtime's proxy relays). */
-function bridges(): number[] {
-  const out: number[] = [];
-  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const pid of children.split(/\s+/).filter(Boolean).map(Number)) {
-      try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('socat')) out.push(pid);
-      } catch {
-        /* gone */
-      }
-    }
-  }
-  return out;
-}
 
 const bashCall = (id: string, command: string) => ({ toolCalls: [{ id, name: 'bash', input: { command } }] });
 
@@ -54,7 +34,7 @@ test(
     assert.ok(existsSync(join(env.workspace, 'one.txt')));
 
     // The sandbox's network proxy dies: the wall finds out when the next command asks it to run.
-    const killed = bridges();
+    const killed = socatBridges();
     assert.notDeepEqual(killed, [], 'the open wall runs its proxy bridges');
     for (const pid of killed) process.kill(pid, 'SIGKILL');
 
