@@ -2,9 +2,9 @@
 // when a stat of the file (size, times, inode; the target's too for a link) differs from the last read, so every
 // assembly checks with a syscall or two and reads only after a change. A file that cannot be read is a state with its
 // reason, never an exception; a link that leads out of the folder is not followed.
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fsWords, isInside, realPathOf, realRoot, say, type Said } from '../base/index.js';
+import { fsWords, isInside, readCapped, realPathOf, realRoot, say, type Said } from '../base/index.js';
 
 /**
  * The files read, the first one present wins. AGENTS.md is the shared convention (Codex, Cursor, Goose, Amp and others
@@ -74,40 +74,26 @@ function read(workspace: string, file: string): ProjectInstructions {
   }
   if (!real.exists) return unreadable(file, say('fs.ENOENT'));
   if (!isInside(real.real, realRoot(workspace))) return unreadable(file, say('instructionsOutside'));
-  let fd: number;
+  let got;
   try {
     // The resolved path, not followed again (a link swapped in after the check fails to open); a pipe never blocks.
-    fd = openSync(real.real, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0));
+    got = readCapped(real.real, PROJECT_INSTRUCTIONS_CAP, { noFollow: true });
   } catch (e) {
     return unreadable(file, fsWords(e));
   }
+  if (got.isDirectory) return unreadable(file, say('fs.EISDIR'));
+  if (!got.isFile) return unreadable(file, say('fs.ENOTREG'));
+  const cut = got.buf.length > PROJECT_INSTRUCTIONS_CAP;
+  let text: string;
   try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) return unreadable(file, say('fs.EISDIR'));
-    if (!st.isFile()) return unreadable(file, say('fs.ENOTREG'));
-    // One byte past the cap tells a file that fits from one that is cut, without reading the rest.
-    const buf = Buffer.alloc(Math.min(st.size, PROJECT_INSTRUCTIONS_CAP) + 1);
-    let got = 0;
-    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0;) got += n;
-    const cut = got > PROJECT_INSTRUCTIONS_CAP;
-    let text: string;
-    try {
-      // Streaming: a character the cap splits is held back (left out), any invalid byte before it throws.
-      text = new TextDecoder('utf-8', { fatal: true }).decode(
-        buf.subarray(0, Math.min(got, PROJECT_INSTRUCTIONS_CAP)),
-        {
-          stream: cut,
-        },
-      );
-    } catch {
-      return unreadable(file, say('instructionsNotUtf8'));
-    }
-    return { file, text, size: Math.max(st.size, got), cut };
-  } catch (e) {
-    return unreadable(file, fsWords(e));
-  } finally {
-    closeSync(fd);
+    // Streaming: a character the cap splits is held back (left out), any invalid byte before it throws.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(got.buf.subarray(0, PROJECT_INSTRUCTIONS_CAP), {
+      stream: cut,
+    });
+  } catch {
+    return unreadable(file, say('instructionsNotUtf8'));
   }
+  return { file, text, size: got.size, cut };
 }
 
 /** The workspace's instructions, read again only when a stat says the file changed (the same object until then). */

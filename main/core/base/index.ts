@@ -5,7 +5,7 @@ export { globMatcher, GlobTooSlowError, matchesAny, RegexTimeoutError, testWithi
 export { lazyRequire } from './lazy-require.js';
 export { nameKey } from './names.js';
 export { isInside, realPathOf, realRoot, relPosix } from './paths.js';
-export { readRegularFile } from './read-file.js';
+export { readCapped, readRegularFile } from './read-file.js';
 export { fsWords } from './fs-words.js';
 export { sha256Hex } from './sha256.js';
 export { countTokens } from './tokens.js';

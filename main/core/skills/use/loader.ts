@@ -1,9 +1,9 @@
 // On-demand loading: a skill's body with its `depends_on` first (cycle-safe), its named resource files (confined
 // to the skill's real folder, size-capped, text only), and the context projection: what went in, why, how big.
 import { createHash } from 'node:crypto';
-import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync, constants as fsConstants } from 'node:fs';
+import { realpathSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { countTokens, said, say, type Said } from '../../base/index.js';
+import { countTokens, readCapped, said, say, type Said } from '../../base/index.js';
 import { splitFrontmatter } from '../format/index.js';
 import type { CatalogEntry, Tier } from '../format/index.js';
 import { nameKey } from '../../base/index.js';
@@ -95,27 +95,6 @@ type Lookup = (name: string) => CatalogEntry | undefined;
 
 function hash(buf: Buffer | string): string {
   return createHash('sha256').update(buf).digest('hex').slice(0, 16);
-}
-
-/** Read at most `cap` bytes; reports the real size so callers can refuse without reading it all. */
-function readCapped(file: string, cap: number): { buf: Buffer; size: number; isFile: boolean } {
-  // Non-blocking open: opening a FIFO for reading would otherwise wait for a writer forever (and freeze the app).
-  const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { buf: Buffer.alloc(0), size: st.size, isFile: false };
-    const want = Math.min(st.size, cap + 1);
-    const buf = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, buf, got, want - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { buf: buf.subarray(0, got), size: Math.max(st.size, got), isFile: true };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Text check: no NUL bytes and valid UTF-8. */
