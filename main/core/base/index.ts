@@ -14,6 +14,7 @@ export { BoundedMap } from './bounded-map.js';
 export { onOwnWrite, saidOwnWrite, type OwnContents } from './own-writes.js';
 export { processAlive } from './process-alive.js';
 export { makeOwnTemp, pruneStaleTemp } from './stale-temp.js';
+export { setAside } from './set-aside.js';
 // Messages for people as a code plus parameters (preload/words.ts): the window words them, the CLI prints english().
 export { english, said, say, WORDS, Said, type WordCode } from '../../../preload/words.js';
 export { Refusal } from './refusal.js';

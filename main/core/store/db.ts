@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { english, say, writeFileAtomic, type Said } from '../base/index.js';
+import { english, say, setAside, writeFileAtomic, type Said } from '../base/index.js';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 
 export type Db = Database.Database;
@@ -51,7 +51,7 @@ function configure(db: Db): void {
 
 /**
  * Open the database at `file`, creating it when there is none. Throws DamagedDatabaseError when the file is there but
- * damaged (the caller sets it aside: setAside), and a plain Error when it cannot be used for another reason (a newer
+ * damaged (the caller sets it aside: setDatabaseAside), and a plain Error when it cannot be used for another reason (a newer
  * schema, locked, no permission): those leave the file as it is.
  */
 export function openDatabase(file: string, migrations: Migration[] = defaultMigrations): Db {
@@ -221,36 +221,9 @@ function createDatabase(file: string, migrations: Migration[]): void {
   }
 }
 
-/**
- * Move a damaged database (and its WAL, shared-memory and journal files) aside to `<file>.damaged-<UTC time>`, never
- * over an existing file. Returns the new name, or undefined when the file is no longer there (another process moved it
- * first).
- */
-export function setAside(file: string, now = new Date()): string | undefined {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  for (let n = 1; ; n++) {
-    const target = `${file}.damaged-${stamp}${n > 1 ? `-${n}` : ''}`;
-    if (SIDE_FILES.some((s) => existsSync(target + s))) continue;
-    try {
-      // link + unlink, not rename: rename would replace a file already there.
-      linkSync(file, target);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') continue;
-      if (code === 'ENOENT') return undefined;
-      throw e;
-    }
-    for (const s of SIDE_FILES) {
-      if (!existsSync(file + s)) continue;
-      linkSync(file + s, target + s);
-      unlinkSync(file + s);
-    }
-    unlinkSync(file);
-    return target;
-  }
+/** Move a damaged database (and its WAL, shared-memory and journal files) aside: see core/base's setAside. */
+export function setDatabaseAside(file: string): string | undefined {
+  return setAside(file, { sideFiles: SIDE_FILES });
 }
 
 /** Handles inside a read transaction opened by readMany (and not stepped out of it by a write: writeOutsideRead). */

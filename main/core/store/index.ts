@@ -7,7 +7,7 @@ import {
   openDatabase,
   readMany,
   schemaVersion,
-  setAside,
+  setDatabaseAside,
   type Db,
   type OpenCheck,
 } from './db.js';
@@ -47,7 +47,7 @@ export class Store {
       db = openDatabase(file);
     } catch (e) {
       if (!(e instanceof DamagedDatabaseError)) throw e;
-      const movedTo = setAside(file);
+      const movedTo = setDatabaseAside(file);
       if (movedTo) moved = { file, movedTo, reason: e.reason, words: e.words, at: Date.now() };
       // Moved (by this process or, at the same moment, another): a new database takes its place.
       db = openDatabase(file);

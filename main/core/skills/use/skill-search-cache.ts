@@ -1,7 +1,7 @@
 // SkillSearch's index kept on disk between runs: the documents as tokenised (RankedIndex.snapshot), keyed by what they
 // were indexed from, so `skills search` and the window load it instead of reading and tokenising every skill again.
 // One file per workspace in the data folder's cache/, written atomically; a damaged one is moved aside and rebuilt.
-import { readFileSync, renameSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { sha256Hex, writeFileAtomic } from '../../base/index.js';
 import type { IndexSnapshot } from '../../search/index.js';
 
@@ -91,19 +91,4 @@ export function writeIndexCache(file: string, key: string, snap: IndexSnapshot):
   const pad = Buffer.alloc(Math.ceil(termsEnd / 4) * 4 - termsEnd);
   const ints = Buffer.from(snap.ints.buffer, snap.ints.byteOffset, snap.ints.byteLength);
   writeFileAtomic(file, Buffer.concat([MAGIC, len, head, terms, pad, ints]));
-}
-
-/** Move a damaged index file aside (`<file>.damaged-<UTC time>`): kept to look at, never read again. */
-export function setIndexAside(file: string, now = new Date()): string | undefined {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  const target = `${file}.damaged-${stamp}-${process.pid}`;
-  try {
-    renameSync(file, target);
-    return target;
-  } catch {
-    return undefined;
-  }
 }

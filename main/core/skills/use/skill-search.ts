@@ -9,8 +9,9 @@ import { bilingualStamp, sharedBilingualMap, translateTerm } from '../../search/
 import { terms } from '../../search/index.js';
 import type { QueryNormalization } from '../../search/index.js';
 import { skillSynonyms, type MatchableSkill } from './matcher.js';
-import { indexCacheKey, readIndexCache, setIndexAside, writeIndexCache } from './skill-search-cache.js';
+import { indexCacheKey, readIndexCache, writeIndexCache } from './skill-search-cache.js';
 import type { Tier } from '../format/index.js';
+import { setAside } from '../../base/index.js';
 
 export interface SkillSearchHit {
   name: string;
@@ -319,7 +320,7 @@ export class SkillSearch {
       }
     } else if (found.kind === 'damaged') problem = found.reason;
     if (problem !== undefined) {
-      const aside = setIndexAside(file);
+      const aside = setAside(file);
       problem = `${file}: ${problem}${aside ? `; moved aside as ${aside}` : ''}`;
     }
     this.addAll(list, indexed);
