@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyStore } from '../core/service/index.js';
-import { writeFileAtomic } from '../core/base/index.js';
+import { setAside, writeFileAtomic } from '../core/base/index.js';
 
 export interface Cipher {
   isEncryptionAvailable(): boolean;
@@ -16,13 +16,23 @@ const KEYS_FILE = 'keys.json';
 
 export function safeKeyStore(dataDir: string, cipher: Cipher): KeyStore {
   const file = join(dataDir, KEYS_FILE);
-  const read = (): Record<string, string> => {
+  /** The stored keys; undefined when the file is there but is not a JSON object (damaged). */
+  const readAll = (): Record<string, string> | undefined => {
+    let raw: unknown;
     try {
-      const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-      return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, string>) : {};
-    } catch {
-      return {};
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? {} : undefined;
     }
+    return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, string>) : undefined;
+  };
+  const read = (): Record<string, string> => readAll() ?? {};
+  /** A damaged file is moved aside before anything is written, never written over: the keys it held stay on disk. */
+  const readForWrite = (): Record<string, string> => {
+    const all = readAll();
+    if (all) return all;
+    setAside(file);
+    return {};
   };
   const write = (all: Record<string, string>) => {
     writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
@@ -41,10 +51,10 @@ export function safeKeyStore(dataDir: string, cipher: Cipher): KeyStore {
     set(id, key) {
       if (!cipher.isEncryptionAvailable())
         throw new Error('the OS keychain is not available, so the key cannot be stored encrypted');
-      write({ ...read(), [id]: cipher.encryptString(key).toString('base64') });
+      write({ ...readForWrite(), [id]: cipher.encryptString(key).toString('base64') });
     },
     delete(id) {
-      const all = read();
+      const all = readForWrite();
       if (!(id in all)) return;
       delete all[id];
       write(all);
