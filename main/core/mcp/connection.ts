@@ -1,7 +1,7 @@
 // One MCP server connection over stdio or loopback streamable HTTP (@modelcontextprotocol/sdk): connect with a
 // timeout, list tools, call with a timeout, notice crashes, and reconnect with exponential back-off.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadMcpSdk, loadedMcpSdk, type McpSdk } from './sdk.js';
 import type { McpServerConfig } from './config.js';
 import type { McpCallOutcome, McpToolInfo } from './tool-adapter.js';
@@ -70,6 +70,40 @@ function backoffDelay(failures: number, b: BackoffOptions): number {
   return Math.min(b.maxMs, b.initialMs * 2 ** Math.max(0, failures - 1));
 }
 
+/** The most one message from a server may hold (stdio: the SDK's read buffer; HTTP: boundedFetch). */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const MAX_MESSAGE_TEXT = `${MAX_MESSAGE_BYTES / 1024 / 1024} MB`;
+
+/**
+ * fetch for the HTTP transport whose response bodies stop past `max` bytes without a blank line (one JSON body, or
+ * one SSE event): a server cannot make main buffer a reply without end. `onTooLarge` is told, and the body errors.
+ */
+function boundedFetch(max: number, onTooLarge: () => void): FetchLike {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if (!res.body) return res;
+    let run = 0; // bytes since the last blank line
+    let last = 0; // the last byte that was not a carriage return
+    const limit = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctl) {
+        for (const b of chunk) {
+          if (b === 13) continue;
+          run = b === 10 && last === 10 ? 0 : run + 1;
+          last = b;
+        }
+        if (run <= max) return ctl.enqueue(chunk);
+        onTooLarge();
+        ctl.error(new Error(`a message of more than ${MAX_MESSAGE_TEXT}`));
+      },
+    });
+    return new Response(res.body.pipeThrough(limit), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+  };
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const t = new Promise<never>((_, reject) => {
@@ -95,6 +129,8 @@ export class McpConnection {
   private release: (() => Promise<unknown> | void) | undefined;
   /** The hosts the sandbox's proxy refused this server (a contained stdio server). */
   private refused: ((since?: number) => { target: string }[]) | undefined;
+  /** Why the server was cut off (a message past MAX_MESSAGE_BYTES), until it connects again. */
+  private cutOffReason: string | undefined;
   /** Bumped on every (re)connect so callbacks of an old client are ignored. */
   private generation = 0;
   /** Every teardown still running (closing a client, killing its process). */
@@ -148,15 +184,17 @@ export class McpConnection {
    * The transport; a stdio server's process starts inside the wall. Throws (nothing started) when the workspace
    * requires the sandbox and it is unavailable; in mode auto without it the server starts outside and `outside` says so.
    */
-  private async makeTransport({
-    StdioClientTransport,
-    StreamableHTTPClientTransport,
-    getDefaultEnvironment,
-  }: McpSdk): Promise<Transport> {
+  private async makeTransport(
+    { StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment }: McpSdk,
+    gen: number,
+  ): Promise<Transport> {
     const c = this.config;
     this.outside = undefined;
     if (c.kind === 'http') {
-      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
+      return new StreamableHTTPClientTransport(new URL(c.url), {
+        requestInit: { headers: c.headers },
+        fetch: boundedFetch(MAX_MESSAGE_BYTES, () => this.cutOff(gen)),
+      });
     }
     const cwd = c.cwd ?? this.opts.workspace;
     const env: Record<string, string> = { ...getDefaultEnvironment(), ...c.env };
@@ -180,7 +218,7 @@ export class McpConnection {
         this.outside = `running outside the sandbox (unavailable: ${wall.status().reason})`;
       }
     }
-    const t = new StdioClientTransport({ ...spawn, cwd, stderr: 'pipe' });
+    const t = new StdioClientTransport({ ...spawn, cwd, stderr: 'pipe', maxBufferSize: MAX_MESSAGE_BYTES });
     t.stderr?.on('data', (b: Buffer) => {
       for (const line of b.toString('utf8').split('\n')) {
         if (!line.trim()) continue;
@@ -205,11 +243,12 @@ export class McpConnection {
     clearTimeout(this.retryTimer);
     await this.teardown();
     const gen = ++this.generation;
+    this.cutOffReason = undefined;
     this.setState('connecting');
     const client = new sdk.Client({ name: this.opts.clientName ?? 'knack', version: '0.1.0' }, { capabilities: {} });
     let transport: Transport;
     try {
-      transport = await this.makeTransport(sdk);
+      transport = await this.makeTransport(sdk, gen);
     } catch (e) {
       this.fail(`${(e as Error).message}`);
       return false;
@@ -244,7 +283,10 @@ export class McpConnection {
           this.fail(`server "${this.name}" closed the connection (crashed or exited)`);
       };
       client.onerror = (e) => {
+        if (gen !== this.generation) return;
         this.lastError = e.message;
+        // The SDK's stdio read buffer overflowed: it closes the transport; say why rather than "crashed".
+        if (/exceeded maximum size/.test(e.message)) this.cutOff(gen);
       };
       this.failures = 0;
       this.lastError = this.outside;
@@ -273,6 +315,13 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor && tools.length < 5000);
     return tools;
+  }
+
+  /** The server sent a message past MAX_MESSAGE_BYTES: down, saying so (its pending calls fail with that reason). */
+  private cutOff(gen: number): void {
+    if (gen !== this.generation || this.isClosed()) return;
+    this.cutOffReason = `server "${this.name}" sent a message of more than ${MAX_MESSAGE_TEXT}; it was disconnected`;
+    this.fail(this.cutOffReason);
   }
 
   private fail(reason: string): void {
@@ -358,11 +407,16 @@ export class McpConnection {
     const client = this.requireClient();
     const ms = this.config.callTimeoutMs;
     const since = Date.now();
-    const r = (await withTimeout(
-      client.callTool({ name: tool, arguments: args }, undefined, { timeout: ms, ...(signal ? { signal } : {}) }),
-      ms + 500,
-      `calling ${tool} on "${this.name}"`,
-    )) as McpCallOutcome;
+    let r: McpCallOutcome;
+    try {
+      r = (await withTimeout(
+        client.callTool({ name: tool, arguments: args }, undefined, { timeout: ms, ...(signal ? { signal } : {}) }),
+        ms + 500,
+        `calling ${tool} on "${this.name}"`,
+      )) as McpCallOutcome;
+    } catch (e) {
+      throw this.cutOffReason ? new Error(this.cutOffReason) : e;
+    }
     // The proxy's refusal reaches the server as a bare 403; what the model and the user read names the host and why.
     const hosts = [...new Set((this.refused?.(since) ?? []).map((b) => b.target))];
     if (!hosts.length) return r;

@@ -1,0 +1,143 @@
+// Hostile MCP servers, over loopback HTTP and stdio: a reply without end must not grow Knack's memory without bound
+// or hang the call; the server is cut off and the user sees why.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/tmp.js';
+import { McpConnection } from '../../../main/core/mcp/connection.js';
+import type { McpServerConfig } from '../../../main/core/mcp/config.js';
+
+const MB = 1024 * 1024;
+
+const until = async (cond: () => boolean, ms = 60_000) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  return cond();
+};
+
+/**
+ * A streamable-HTTP MCP server that answers the handshake and tools/list, then answers tools/call with one message
+ * that never ends, as an SSE event or a JSON body, for as long as the client reads it.
+ */
+async function floodServer(type: 'sse' | 'json') {
+  const seen = { written: 0, cutOff: false };
+  const chunk = Buffer.alloc(MB, 'a');
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (b: Buffer) => (body += b.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const m = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
+      if (m.id === undefined) return void res.writeHead(202).end();
+      const answer = (result: unknown) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'hostile' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+      if (m.method === 'initialize')
+        return answer({
+          protocolVersion: m.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'hostile', version: '1' },
+        });
+      if (m.method === 'tools/list')
+        return answer({ tools: [{ name: 'flood', description: 'never ends', inputSchema: { type: 'object' } }] });
+      res.writeHead(200, { 'content-type': type === 'sse' ? 'text/event-stream' : 'application/json' });
+      res.write(
+        `${type === 'sse' ? 'data: ' : ''}{"jsonrpc":"2.0","id":${m.id},"result":{"content":[{"type":"text","text":"`,
+      );
+      const pump = () => {
+        while (!seen.cutOff && res.write(chunk)) seen.written += chunk.length;
+      };
+      res.on('drain', pump);
+      res.on('close', () => (seen.cutOff = true));
+      pump();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return { seen, url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
+}
+
+function connection(config: McpServerConfig) {
+  const downs: string[] = [];
+  const conn = new McpConnection(
+    config,
+    { onTools: () => undefined, onDown: (r) => downs.push(r) },
+    { workspace: tempDir(), backoff: { initialMs: 60_000, maxMs: 60_000, maxAttempts: 1 } },
+  );
+  return { conn, downs };
+}
+
+for (const type of ['sse', 'json'] as const) {
+  test(`an HTTP server whose reply never ends (${type}) is cut off past 10 MB and shown down, saying why`, async () => {
+    const srv = await floodServer(type);
+    const { conn, downs } = connection({
+      kind: 'http',
+      name: 'hostile',
+      url: srv.url,
+      headers: {},
+      connectTimeoutMs: 20_000,
+      callTimeoutMs: 20_000,
+      source: 'test',
+    });
+    try {
+      assert.equal(await conn.connect(), true);
+      await assert.rejects(conn.callTool('flood', {}), /more than 10 MB/);
+      // Knack stopped reading: the server's socket closed while it still had more to send.
+      assert.ok(await until(() => srv.seen.cutOff), 'the reply was cut off');
+      assert.ok(srv.seen.written < 200 * MB, `read ${Math.round(srv.seen.written / MB)} MB before cutting off`);
+      assert.notEqual(conn.status().state, 'connected');
+      assert.match(conn.status().lastError ?? '', /"hostile" sent a message of more than 10 MB/);
+      assert.match(downs.join('\n'), /more than 10 MB/);
+    } finally {
+      await conn.close();
+      srv.close();
+    }
+  });
+}
+
+test('a stdio server whose reply never ends is cut off and shown down, saying why', async () => {
+  const dir = tempDir();
+  const script = join(dir, 'flood.mjs');
+  // Raw JSON-RPC over stdio: a handshake, one tool, then a reply to tools/call that never ends.
+  writeFileSync(
+    script,
+    `import { createInterface } from 'node:readline';
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const chunk = 'a'.repeat(1 << 20);
+createInterface({ input: process.stdin }).on('line', (l) => {
+  const m = JSON.parse(l);
+  if (m.id === undefined) return;
+  if (m.method === 'initialize')
+    return send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'h', version: '1' } } });
+  if (m.method === 'tools/list') return send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'flood', inputSchema: { type: 'object' } }] } });
+  process.stdout.write('{"jsonrpc":"2.0","id":' + m.id + ',"result":{"content":[{"type":"text","text":"');
+  const pump = () => { while (process.stdout.write(chunk)); };
+  process.stdout.on('drain', pump);
+  process.stdout.on('error', () => process.exit(0));
+  pump();
+});
+`,
+  );
+  const { conn, downs } = connection({
+    kind: 'stdio',
+    name: 'hostile',
+    command: process.execPath,
+    args: [script],
+    env: {},
+    connectTimeoutMs: 20_000,
+    callTimeoutMs: 20_000,
+    source: 'test',
+  });
+  try {
+    assert.equal(await conn.connect(), true);
+    await assert.rejects(conn.callTool('flood', {}));
+    assert.ok(await until(() => conn.status().state !== 'connected'), 'the server is shown down');
+    assert.match(conn.status().lastError ?? '', /"hostile" sent a message of more than 10 MB/);
+    assert.match(downs.join('\n'), /more than 10 MB/);
+  } finally {
+    await conn.close();
+  }
+});
