@@ -3,8 +3,8 @@
 // read is a state the context view shows, never a crashed turn, and never read through a link out of the folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { serviceEnv } from '../../helpers/service-env.js';
@@ -202,18 +202,45 @@ test('a link to a file inside the workspace is followed', async () => {
   assert.equal(inside(systemOf(env.server, 0).stable), 'LINKED-INSIDE-MARKER');
 });
 
-test(
-  'a file the user may not read is a state the view shows, and the turn runs',
-  { skip: process.getuid?.() === 0 ? 'root reads any file' : false },
-  async () => {
-    const env = await agentEnv({ files: { 'AGENTS.md': 'PRIVATE\n' } });
-    chmodSync(join(env.workspace, 'AGENTS.md'), 0o000);
-    env.server.script({ text: 'ok' });
-    const chat = env.agent.newSession();
-    assert.equal((await chat.send('hello')).reason, 'end_turn');
-    assert.equal((await entryOf(chat))?.said, 'Project instructions (AGENTS.md) could not be read: permission denied');
-  },
-);
+/** The process reads any file whatever its mode: root with CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH in effect. */
+function readsAnyFile(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const eff = /CapEff:\s*([0-9a-f]+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return eff === undefined || (BigInt(`0x${eff}`) & 0b110n) !== 0n;
+}
+
+const NOT_PERMITTED = 'a file the user may not read is a state the view shows, and the turn runs';
+test(NOT_PERMITTED, async (t) => {
+  if (readsAnyFile()) {
+    // Root reads a mode-000 file: run this test again in a child without the two capabilities that let it.
+    const r = spawnSync(
+      'setpriv',
+      [
+        '--bounding-set',
+        '-dac_override,-dac_read_search',
+        process.execPath,
+        ...process.execArgv.filter((a) => !a.startsWith('--test')),
+        `--test-name-pattern=^${NOT_PERMITTED}$`,
+        '--test-reporter=tap',
+        process.argv[1]!,
+      ],
+      // Its own report, not the runner's child protocol.
+      { encoding: 'utf8', env: { ...process.env, NODE_TEST_CONTEXT: undefined } },
+    );
+    if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+      return t.skip('root reads any file, no setpriv');
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /^# pass 1$/m, r.stdout);
+    return;
+  }
+  const env = await agentEnv({ files: { 'AGENTS.md': 'PRIVATE\n' } });
+  chmodSync(join(env.workspace, 'AGENTS.md'), 0o000);
+  env.server.script({ text: 'ok' });
+  const chat = env.agent.newSession();
+  assert.equal((await chat.send('hello')).reason, 'end_turn');
+  assert.equal((await entryOf(chat))?.said, 'Project instructions (AGENTS.md) could not be read: permission denied');
+  assert.doesNotMatch(systemOf(env.server, 0).all, /PRIVATE/);
+});
 
 test('agent.projectInstructions: false leaves the file out', async () => {
   const env = await agentEnv({
