@@ -3,7 +3,7 @@
 // counts per section.
 import { attachmentTokens, attachmentTokensAtMost } from './attachments.js';
 import type { Settings } from '../config/index.js';
-import { BoundedMap, countTokens } from '../base/index.js';
+import { BoundedMap, countTokens, english } from '../base/index.js';
 import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/use/index.js';
 import type { CatalogEntry, Tier } from '../skills/format/index.js';
 import type { PromptTool } from '../tools/index.js';
@@ -319,10 +319,14 @@ export class TextTokens {
 
 /**
  * The folder's instructions in their tag, escaped so the file can neither close it nor open another; a cut is noted
- * after the tag, where the file cannot write. Nothing for a file that could not be read (the context view says why).
+ * after the tag, where the file cannot write. A file that could not be read is one line saying so (the context view
+ * says it too), so the model neither takes the folder for one without instructions nor reads the file itself again.
  */
 function renderInstructions(p: ProjectInstructions | undefined): string {
-  if (!p || p.problem || !p.text.trim()) return '';
+  if (!p) return '';
+  if (p.problem)
+    return `${p.file} is in the open folder but could not be read (${escapePrompt(english(p.problem))}): its instructions are not here.`;
+  if (!p.text.trim()) return '';
   const tag = `<project_instructions source="${escapePrompt(p.file)}">\n${escapePrompt(p.text.trimEnd())}\n</project_instructions>`;
   if (!p.cut) return tag;
   return `${tag}\n${p.file} is cut: the first ${PROJECT_INSTRUCTIONS_CAP} of its ${p.size} bytes are above; read the file for the rest.`;

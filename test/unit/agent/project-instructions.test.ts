@@ -184,13 +184,19 @@ test('a folder, a pipe, bad UTF-8 or a link out or to nothing is not sent, the t
     const chat = env.agent.newSession();
     const r = await chat.send('hello');
     assert.equal(r.reason, 'end_turn', what);
-    const { all } = systemOf(env.server, 0);
+    const { all, stable } = systemOf(env.server, 0);
     assert.doesNotMatch(all, /<project_instructions source=/, what);
     assert.doesNotMatch(all, /OUTSIDE-SECRET-MARKER/, what);
-    const entry = await entryOf(chat);
     const file = what === 'a dangling link' ? 'CLAUDE.md' : 'AGENTS.md';
+    // The model is told in one line of the stable part, so it neither assumes there are none nor reads it again.
+    assert.ok(
+      stable.includes(`\n${file} is in the open folder but could not be read (${why}): its instructions are not here.`),
+      what,
+    );
+    const entry = await entryOf(chat);
     assert.equal(entry?.said, `Project instructions (${file}) could not be read: ${why}`, what);
-    assert.equal(entry?.tokens, 0, what);
+    assert.equal(entry?.tokens, (await chat.contextSections()).instructions, what);
+    assert.ok(entry!.tokens > 0, what);
   }
 });
 
