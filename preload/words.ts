@@ -47,6 +47,10 @@ export const WORDS = {
   instructionsUnreadable: 'Project instructions ({{file}}) could not be read: {{why}}',
   instructionsNotUtf8: 'it is not UTF-8 text',
   instructionsOutside: 'it is a link that leads out of the open folder',
+  instructionsWithImports: 'Project instructions ({{file}} and {{count}} imported files)',
+  instructionsImportUnreadable: 'Project instructions ({{file}}): its import {{import}} could not be read: {{why}}',
+  instructionsImportOutside: 'it is outside the open folder',
+  instructionsCapReached: 'the {{cap}}-byte cap is reached',
   // the tiers a skill lives in, as a word inside another message
   tierBuiltin: 'built-in',
   tierUser: 'user',

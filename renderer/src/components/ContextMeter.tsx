@@ -57,7 +57,7 @@ function LegendLine({ s }: { s: Section }) {
   const item = s.items[0];
   if (!item) return null;
   const label = <SaidText words={item.words} fallback={item.label} />;
-  if (item.words?.code === 'instructionsUnreadable')
+  if (item.words?.code === 'instructionsUnreadable' || item.words?.code === 'instructionsImportUnreadable')
     return (
       <li className="warn-text">
         <span className={`dot ${segOf(s)}`} aria-hidden="true" />

@@ -12,7 +12,7 @@ import { skillMd, tempDir } from '../../helpers/tmp.js';
 import { english } from '../../../main/core/base/index.js';
 import type { FakeServer } from '../../helpers/fake-provider.js';
 import type { ChatSession } from '../../../main/core/agent/index.js';
-import { PROJECT_INSTRUCTIONS_CAP } from '../../../main/core/agent/project-instructions.js';
+import { IMPORT_DEPTH, PROJECT_INSTRUCTIONS_CAP } from '../../../main/core/agent/project-instructions.js';
 
 /** The request's system blocks: the stable one first (instructions, catalog), the per-turn one after. */
 function systemOf(server: FakeServer, i: number): { stable: string; all: string } {
@@ -28,6 +28,13 @@ async function entryOf(chat: ChatSession) {
 
 const inside = (system: string): string | undefined =>
   /<project_instructions source="[^"]*">\n([\s\S]*?)\n<\/project_instructions>/.exec(system)?.[1];
+
+/** Every instructions tag's source and text, in order. */
+const tags = (system: string): [string, string][] =>
+  [...system.matchAll(/<project_instructions source="([^"]*)">\n([\s\S]*?)\n<\/project_instructions>/g)].map((m) => [
+    m[1]!,
+    m[2]!,
+  ]);
 
 test('AGENTS.md at the root goes into the stable system part, in its tag, and counts as its own section', async () => {
   const env = await agentEnv({ files: { 'AGENTS.md': '# House rules\n\nRun `make check` before you say done.\n' } });
@@ -281,5 +288,145 @@ test('context.get has the instructions section after System: its tokens, its fil
   assert.equal(
     ctx.total,
     ctx.sections.reduce((a, x) => a + x.tokens, 0),
+  );
+});
+
+test('CLAUDE.md imports @path files relative to the importing file, each once, not from code, in order', async () => {
+  const env = await agentEnv({
+    files: {
+      'CLAUDE.md': [
+        'ROOT-MARKER',
+        '@docs/conventions.md',
+        'Not an import: `@code-span.md`, mail me at someone@example.com.',
+        '```sh',
+        '@fenced.md',
+        '```',
+        '- See @docs/conventions.md again, and @README.md.',
+      ].join('\n'),
+      'docs/conventions.md': 'CONVENTIONS-MARKER\n@style.md\n',
+      // Back to the root file and to the file that imported it: a cycle, read once.
+      'docs/style.md': 'STYLE-MARKER\n@../CLAUDE.md @conventions.md\n',
+      'README.md': 'README-MARKER\n',
+      'code-span.md': 'CODE-SPAN-MARKER\n',
+      'fenced.md': 'FENCED-MARKER\n',
+      'someone@example.com': 'MAIL-MARKER\n',
+    },
+  });
+  env.server.script({ text: 'ok' });
+  const chat = env.agent.newSession();
+  assert.equal((await chat.send('hello')).reason, 'end_turn');
+  const { stable, all } = systemOf(env.server, 0);
+  assert.deepEqual(
+    tags(stable).map(([source, text]) => [source, text.split('\n')[0]]),
+    [
+      ['CLAUDE.md', 'ROOT-MARKER'],
+      ['docs/conventions.md', 'CONVENTIONS-MARKER'],
+      ['docs/style.md', 'STYLE-MARKER'],
+      ['README.md', 'README-MARKER'],
+    ],
+  );
+  assert.doesNotMatch(all, /CODE-SPAN-MARKER|FENCED-MARKER|MAIL-MARKER|not read/);
+  const entry = await entryOf(chat);
+  assert.equal(entry?.said, 'Project instructions (CLAUDE.md and 3 imported files)');
+  assert.equal(entry?.tokens, (await chat.contextSections()).instructions);
+});
+
+test('imports are followed five hops deep, no further', async () => {
+  const files: Record<string, string> = { 'CLAUDE.md': 'HOP-0\n@hop1.md\n' };
+  for (let i = 1; i <= IMPORT_DEPTH + 2; i++) files[`hop${i}.md`] = `HOP-${i}\n@hop${i + 1}.md\n`;
+  const env = await agentEnv({ files });
+  env.server.script({ text: 'ok' });
+  await env.agent.newSession().send('hello');
+  const got = tags(systemOf(env.server, 0).stable).map(([, text]) => text.split('\n')[0]);
+  assert.deepEqual(got, ['HOP-0', 'HOP-1', 'HOP-2', 'HOP-3', 'HOP-4', 'HOP-5']);
+});
+
+test('a hostile import out of the folder (a path up, an absolute path, ~, a link) is never read, only named', async () => {
+  const outside = tempDir('knack-outside-');
+  writeFileSync(join(outside, 'secret.md'), 'OUTSIDE-SECRET-MARKER\n');
+  const env = await agentEnv({
+    files: {
+      'CLAUDE.md': [
+        'ROOT-MARKER',
+        '@../../.ssh/id_rsa',
+        '@/proc/self/environ',
+        `@${join(outside, 'secret.md')}`,
+        '@~/.ssh/id_rsa',
+        '@docs/link.md',
+        '@missing.md',
+      ].join('\n'),
+    },
+  });
+  mkdirSync(join(env.workspace, 'docs'));
+  symlinkSync(join(outside, 'secret.md'), join(env.workspace, 'docs/link.md'));
+  env.server.script({ text: 'ok' });
+  const chat = env.agent.newSession();
+  assert.equal((await chat.send('hello')).reason, 'end_turn');
+  const { all, stable } = systemOf(env.server, 0);
+  assert.deepEqual(
+    tags(all).map(([s]) => s),
+    ['CLAUDE.md'],
+  );
+  assert.doesNotMatch(all, /OUTSIDE-SECRET-MARKER|PRIVATE KEY|PATH=|HOME=/);
+  const out = 'it is outside the open folder';
+  assert.ok(
+    stable.includes(
+      `Imports of CLAUDE.md and its imports not read: ../../.ssh/id_rsa (${out}); /proc/self/environ (${out}); ${join(outside, 'secret.md')} (${out}); ~/.ssh/id_rsa (${out}); docs/link.md (it is a link that leads out of the open folder); missing.md (no such file or folder).`,
+    ),
+    stable,
+  );
+  assert.equal(
+    (await entryOf(chat))?.said,
+    `Project instructions (CLAUDE.md): its import ../../.ssh/id_rsa could not be read: ${out}`,
+  );
+});
+
+test('the file and its imports share the 32 KiB cap: the import that crosses it is cut, later ones are named', async () => {
+  const half = 'x'.repeat(20 * 1024);
+  const env = await agentEnv({
+    files: {
+      'CLAUDE.md': `ROOT-MARKER\n@big.md\n@after.md\n${half}\n`,
+      'big.md': `BIG-MARKER\n${half}\nBIG-TAIL\n`,
+      'after.md': 'AFTER-MARKER\n',
+    },
+  });
+  env.server.script({ text: 'ok' });
+  const chat = env.agent.newSession();
+  await chat.send('hello');
+  const { stable } = systemOf(env.server, 0);
+  const got = tags(stable);
+  assert.deepEqual(
+    got.map(([s]) => s),
+    ['CLAUDE.md', 'big.md'],
+  );
+  const bytes = got.reduce((n, [, text]) => n + Buffer.byteLength(text), 0);
+  assert.ok(bytes <= PROJECT_INSTRUCTIONS_CAP, `${bytes}`);
+  assert.ok(bytes > PROJECT_INSTRUCTIONS_CAP - 10, `${bytes}`);
+  assert.doesNotMatch(stable, /BIG-TAIL|AFTER-MARKER/);
+  const kept = PROJECT_INSTRUCTIONS_CAP - Buffer.byteLength(`ROOT-MARKER\n@big.md\n@after.md\n${half}\n`);
+  const size = Buffer.byteLength(`BIG-MARKER\n${half}\nBIG-TAIL\n`);
+  assert.match(stable, new RegExp(`big\\.md is cut: the first ${kept} of its ${size} bytes are above`));
+  assert.match(stable, new RegExp(`not read: after\\.md \\(the ${PROJECT_INSTRUCTIONS_CAP}-byte cap is reached\\)`));
+});
+
+test('AGENTS.md is sent as written: an @path in it is not read', async () => {
+  const env = await agentEnv({ files: { 'AGENTS.md': 'Ask @octocat, see @docs/x.md\n', 'docs/x.md': 'X-MARKER\n' } });
+  env.server.script({ text: 'ok' });
+  await env.agent.newSession().send('hello');
+  const { all } = systemOf(env.server, 0);
+  assert.equal(inside(all), 'Ask @octocat, see @docs/x.md');
+  assert.doesNotMatch(all, /X-MARKER|not read/);
+});
+
+test('an imported file edited between turns is read again', async () => {
+  const env = await agentEnv({ files: { 'CLAUDE.md': '@AGENTS-SHARED.md\n', 'AGENTS-SHARED.md': 'SHARED-ONE\n' } });
+  env.server.script({ text: 'one' }, { text: 'two' });
+  const chat = env.agent.newSession();
+  await chat.send('first');
+  writeFileSync(join(env.workspace, 'AGENTS-SHARED.md'), 'SHARED-TWO, longer\n');
+  await chat.send('second');
+  assert.deepEqual(
+    [0, 1].map((i) => tags(systemOf(env.server, i).stable)[1]?.[1]),
+    ['SHARED-ONE', 'SHARED-TWO, longer'],
   );
 });

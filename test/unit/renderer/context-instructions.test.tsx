@@ -1,5 +1,5 @@
 // The context meter's line for the folder's own instructions (AGENTS.md or CLAUDE.md): its file and tokens in English
-// and Chinese, that it was cut, or why it could not be read; no line when the folder has neither file.
+// and Chinese, that it was cut, or why it or a file it imports could not be read; no line when the folder has neither file.
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { ContextMeter } from '../../../renderer/src/components/ContextMeter';
@@ -63,6 +63,32 @@ describe('ContextMeter: project instructions', () => {
     const li = document.querySelectorAll('.legend li')[1]!;
     expect(li.textContent).toBe('项目说明（AGENTS.md）无法读取：不是 UTF-8 文本');
     expect(li.className).toContain('warn-text');
+  });
+
+  it('says which import could not be read and why, as a warning, in English and Chinese', async () => {
+    for (const [lang, line] of [
+      [
+        'en',
+        'Project instructions (CLAUDE.md): its import ../.ssh/id_rsa could not be read: it is outside the open folder',
+      ],
+      ['zh', '项目说明（CLAUDE.md）：它导入的 ../.ssh/id_rsa 无法读取：它在打开的文件夹之外'],
+    ] as const) {
+      const c = withInstructions(300, {
+        label: 'CLAUDE.md',
+        tokens: 300,
+        words: say('instructionsImportUnreadable', {
+          file: 'CLAUDE.md',
+          import: '../.ssh/id_rsa',
+          why: say('instructionsImportOutside'),
+        }),
+      });
+      const { unmount } = renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' }, lang);
+      await screen.findByRole('meter');
+      const li = document.querySelectorAll('.legend li')[1]!;
+      expect(li.textContent).toBe(line);
+      expect(li.className).toContain('warn-text');
+      unmount();
+    }
   });
 
   it('shows no line when the folder has no instructions file', async () => {
