@@ -695,6 +695,8 @@ export const WORDS = {
   'source.notFile': '{{source}}: not a file',
   'source.fileTooLarge': '{{source}}: larger than {{limit}} (the limit)',
   'source.pluginNoSkill': '{{source}}: plugin {{plugin}} lists "{{path}}", which holds no SKILL.md',
+  'source.pluginLocal':
+    '{{source}}: plugin {{plugin}} is at {{url}}, on this computer or its network; a marketplace read from elsewhere may not send Knack there',
   'source.notMarketplace': '{{source}}: not a marketplace (a git repository or a .json URL)',
   'source.noMarketplace': '{{source}}: holds no {{file}}',
   'source.noMarketplaceNow': '{{source}}: holds no {{file}} any more',

@@ -597,6 +597,8 @@ export const wordsZh: Record<WordCode, string> = {
   'source.notFile': '{{source}}：不是文件',
   'source.fileTooLarge': '{{source}}：超过了 {{limit}} 的上限',
   'source.pluginNoSkill': '{{source}}：插件 {{plugin}} 列出的「{{path}}」里没有 SKILL.md',
+  'source.pluginLocal':
+    '{{source}}：插件 {{plugin}} 位于 {{url}}，在这台电脑或其所在网络上；从别处读取的市场不能让 Knack 去那里取',
   'source.notMarketplace': '{{source}}：不是市场（应为 git 仓库或 .json 网址）',
   'source.noMarketplace': '{{source}}：里面没有 {{file}}',
   'source.noMarketplaceNow': '{{source}}：里面已经没有 {{file}} 了',

@@ -3,6 +3,8 @@
 // zod checks the shape; json-file.ts finds the line of a bad field, so an error names file:line and field, in words.
 import { z } from 'zod';
 import { english, say, type Said } from '../../base/index.js';
+import { internalKind } from '../../policy/index.js';
+import { gitHost } from './git.js';
 import { readJsonFile } from './json-file.js';
 import { cleanRepoPath, parseSource, problemWords, refProblem } from './spec.js';
 
@@ -67,6 +69,25 @@ const File = z.looseObject({
   metadata: z.looseObject({ description: z.string().optional(), pluginRoot: z.string().optional() }).optional(),
   plugins: z.array(z.unknown()),
 });
+
+/** Why a source URL is on this computer or its network: `file` (file:// or a path), or an internal host's kind. */
+function localKind(url: string): string | undefined {
+  const host = /^file:/i.test(url) ? undefined : gitHost(url);
+  return host === undefined ? 'file' : internalKind(host);
+}
+
+/**
+ * Why a marketplace read from `market` may not send git to `plugin`, or undefined when it may. A marketplace read from
+ * this computer (file://) may name anything; one read from elsewhere may name public hosts and its own host, never a
+ * folder here or another loopback, private or link-local address (a hostile marketplace aiming git at a service on
+ * this computer or its network, or at a repository of the user's).
+ */
+export function pluginReachProblem(market: string, plugin: string): string | undefined {
+  if (localKind(market) === 'file') return undefined;
+  const kind = localKind(plugin);
+  if (kind === undefined || (kind !== 'file' && gitHost(plugin) === gitHost(market))) return undefined;
+  return kind;
+}
 
 /** Parse marketplace.json text; `file` names it in errors (`…/marketplace.json:12: plugins[3].source.source: …`). */
 export function parseMarketplace(text: string, file: string): Marketplace {

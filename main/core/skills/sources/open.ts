@@ -14,7 +14,13 @@ import {
   type FetchedRepo,
   type FetchOptions,
 } from './fetch.js';
-import { MARKETPLACE_FILE, parseMarketplace, type Marketplace, type MarketplacePlugin } from './marketplace.js';
+import {
+  MARKETPLACE_FILE,
+  parseMarketplace,
+  pluginReachProblem,
+  type Marketplace,
+  type MarketplacePlugin,
+} from './marketplace.js';
 import { formatSource, SourceError, type SourceSpec } from './spec.js';
 
 /** Where an installed skill came from: what skills.lock.json records for it. */
@@ -324,6 +330,8 @@ async function openMarketplace(
     }
     const src = p.source;
     if (!opts.allPlugins && !want.has(p.name)) continue;
+    if (pluginReachProblem((spec as { url: string }).url, src.url))
+      throw new SourceError(say('source.pluginLocal', { source: spec.display, plugin: p.name, url: src.url }));
     const key = `${src.url}\0${src.sha ?? src.ref ?? ''}`;
     let r = repos.get(key);
     if (!r) {

@@ -7,7 +7,7 @@ import type { PermissionDiff } from '../../policy/index.js';
 import { auditSkill, listSkillFiles } from '../trust/index.js';
 import { addCandidate, type AddOptions, type AddResult } from './add.js';
 import { fetchJsonText, fetchRepo, jsonOptions, type FetchedRepo, type FetchOptions } from './fetch.js';
-import { MARKETPLACE_FILE, parseMarketplace, type Marketplace } from './marketplace.js';
+import { MARKETPLACE_FILE, parseMarketplace, pluginReachProblem, type Marketplace } from './marketplace.js';
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
 import { candidateAt, findSkillFolders, readTreeFile, type Candidate } from './open.js';
 import { formatSource, parseSource, SourceError } from './spec.js';
@@ -155,6 +155,10 @@ async function targetOf(
     throw new SourceError(say('update.pluginGone', { plugin: entry.plugin, marketplace: entry.marketplace }));
   if (plugin.source.kind === 'relative') return plain;
   const src = plugin.source;
+  // What the marketplace names now is held to the rule it was held to at install (open.ts).
+  const from = parseSource(entry.marketplace, cwd);
+  if (from.kind !== 'local' && pluginReachProblem(from.url, src.url))
+    throw new SourceError(say('source.pluginLocal', { source: entry.marketplace, plugin: entry.plugin, url: src.url }));
   return { url: src.url, ...(src.ref ? { ref: src.ref } : {}), ...(src.sha ? { sha: src.sha } : {}) };
 }
 
