@@ -1,6 +1,7 @@
 // The composer's @-mention list (`workspace.files`): the open folder's files on a real temp folder, .gitignore'd
 // paths, .git and node_modules left out, a link out of the workspace never listed, the walk's cap said as
-// `truncated`, a file made after the first call found once the short cache has aged, and the query ranked fuzzily.
+// `truncated`, a file made after the first call found once the short cache has aged, the query ranked fuzzily (the
+// best way the letters match, on a usual project's tree).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -63,6 +64,60 @@ test('ranks a fuzzy query: subsequence, file-name and segment-start matches firs
   assert.equal((await lister.list(ws, '', 2)).paths.length, 2);
   assert.ok(fuzzyScore('app', 'src/app.ts')! > fuzzyScore('app', 'src/apply/paper.ts')!);
   assert.equal(fuzzyScore('xa', 'src/app.ts'), undefined);
+});
+
+/** A usual TypeScript project's files. */
+const TREE = [
+  '.github/workflows/ci.yml',
+  'README.md',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'src/app.ts',
+  'src/main.ts',
+  'src/index.ts',
+  'src/components/Chat.tsx',
+  'src/components/ChatList.tsx',
+  'src/components/FileMenu.tsx',
+  'src/components/menu-keys.ts',
+  'src/components/Settings.tsx',
+  'src/state/store.ts',
+  'src/state/session-store.ts',
+  'src/api/client.ts',
+  'src/api/context.tsx',
+  'src/i18n/words-zh.ts',
+  'src/utils/format-date.ts',
+  'src/utils/string-utils.ts',
+  'docs/agent.md',
+  'docs/interface.md',
+  'test/unit/chat.test.ts',
+  'test/unit/file-menu.test.tsx',
+  'scripts/build.mjs',
+  'src/server/websocket.ts',
+];
+
+test('ranks letters at segment and word starts and in runs first, the best way they match, not the first', async () => {
+  const ws = join(tempDir(), 'project');
+  writeTree(ws, Object.fromEntries(TREE.map((p) => [p, ''])));
+  const lister = new FileLister();
+  const top = async (q: string, n = 1) => (await lister.list(ws, q, n)).paths;
+  // s(rc) c(omponents or Chat) t(sx): segment and word starts, over src/app.ts, whose c and t start nothing.
+  const sct = (await lister.list(ws, 'sct', 20)).paths;
+  assert.ok(sct.indexOf('src/components/Chat.tsx') < sct.indexOf('src/app.ts'), sct.join(', '));
+  assert.ok(sct.indexOf('src/components/Chat.tsx') < 4, sct.join(', '));
+  assert.ok(fuzzyScore('sct', 'src/components/Chat.tsx')! > fuzzyScore('sct', 'src/app.ts')!);
+  // A run at a name's start over a camelCase hump.
+  assert.deepEqual(await top('cli'), ['src/api/client.ts']);
+  assert.deepEqual(await top('mk'), ['src/components/menu-keys.ts']);
+  assert.deepEqual(await top('wz'), ['src/i18n/words-zh.ts']);
+  assert.deepEqual(await top('pj', 2), ['package.json', 'package-lock.json']);
+  assert.deepEqual(await top('readme'), ['README.md']);
+  assert.deepEqual([...(await top('fm', 2))].sort(), ['src/components/FileMenu.tsx', 'test/unit/file-menu.test.tsx']);
+  assert.deepEqual([...(await top('chat', 3))].sort(), [
+    'src/components/Chat.tsx',
+    'src/components/ChatList.tsx',
+    'test/unit/chat.test.ts',
+  ]);
 });
 
 test('the walk stops at its cap and says truncated', async () => {
