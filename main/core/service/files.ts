@@ -1,9 +1,11 @@
 // The composer's @-mention list (`workspace.files`): the open folder's files by workspace-relative path, ranked by a
-// fuzzy query. Only names: the mention attaches nothing, the model reads a named file with read_file and the gate
+// fuzzy query, without the names the user's rules deny the model to read. Only names: the mention attaches nothing, the model reads a named file with read_file and the gate
 // decides that read as any other. The listing is the tools' own walk (.gitignore, .git, node_modules skipped; a
 // symlinked folder never followed, a symlinked file only when it stays inside), in this process, never a program
 // (every program Knack starts runs inside the OS sandbox). It is bounded in files and in time, and kept a moment per
 // folder so each keystroke does not walk the tree again, while a file made since shows up within seconds.
+import { join } from 'node:path';
+import { accessForArgs, TOOL, type Gate } from '../policy/index.js';
 import { walkFiles } from '../tools/index.js';
 import type { MethodArgs, MethodOutput } from '../../../preload/contract.js';
 import type { ServiceContext } from './context.js';
@@ -73,20 +75,29 @@ export function fuzzyScore(query: string, path: string): number | undefined {
 
 const depth = (p: string) => p.split('/').length;
 
-/** The best `limit` paths for `query`: by score, or (no query) the shallowest first, then by name. */
-function rank(paths: readonly string[], query: string, limit: number): string[] {
+/**
+ * The best `limit` paths for `query` that `shown` keeps: by score, or (no query) the shallowest first, then by name.
+ * `shown` is asked in rank order only until `limit` are kept, so a costly check runs a few times per query.
+ */
+function rank(paths: readonly string[], query: string, limit: number, shown: (path: string) => boolean): string[] {
+  let ranked: string[];
   if (!query) {
-    return [...paths]
-      .sort((a, b) => depth(a) - depth(b) || (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
-      .slice(0, limit);
+    ranked = [...paths].sort((a, b) => depth(a) - depth(b) || (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+  } else {
+    const hits: { path: string; score: number }[] = [];
+    for (const path of paths) {
+      const score = fuzzyScore(query, path);
+      if (score !== undefined) hits.push({ path, score });
+    }
+    hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+    ranked = hits.map((h) => h.path);
   }
-  const hits: { path: string; score: number }[] = [];
-  for (const path of paths) {
-    const score = fuzzyScore(query, path);
-    if (score !== undefined) hits.push({ path, score });
+  const out: string[] = [];
+  for (const path of ranked) {
+    if (out.length >= limit) break;
+    if (shown(path)) out.push(path);
   }
-  hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
-  return hits.slice(0, limit).map((h) => h.path);
+  return out;
 }
 
 export interface ListerOptions {
@@ -102,9 +113,15 @@ export class FileLister {
 
   constructor(private readonly opts: ListerOptions = {}) {}
 
-  async list(root: string, query: string, limit: number): Promise<Listing> {
+  /** `shown`: whether a path (relative to `root`) may be listed; every one when left out. */
+  async list(
+    root: string,
+    query: string,
+    limit: number,
+    shown: (path: string) => boolean = () => true,
+  ): Promise<Listing> {
     const listing = await this.listing(root);
-    return { paths: rank(listing.paths, query.trim(), limit), truncated: listing.truncated };
+    return { paths: rank(listing.paths, query.trim(), limit, shown), truncated: listing.truncated };
   }
 
   private listing(root: string): Promise<Listing> {
@@ -130,13 +147,28 @@ export class FileLister {
   }
 }
 
+/**
+ * Whether the model may read `rel` in the open folder: the live gate's answer for a read_file of it by the agent. A
+ * name the user's rules deny is left out of the list (the read would be refused anyway, and the name alone can say
+ * what the user keeps private); an ask stays listed, the read asks when it happens.
+ */
+function readableBy(gate: Gate, root: string): (rel: string) => boolean {
+  return (rel) => {
+    const args = { path: join(root, rel) };
+    const call = { tool: TOOL.read_file, args, access: accessForArgs(TOOL.read_file, args) };
+    return gate.authorize(call, { kind: 'agent', activeSkills: [] }).verdict !== 'deny';
+  };
+}
+
 export function fileHandlers(ctx: ServiceContext) {
   const lister = new FileLister();
   return {
     'workspace.files': async ({
       query,
       limit,
-    }: MethodArgs<'workspace.files'>): Promise<MethodOutput<'workspace.files'>> =>
-      lister.list(ctx.workspace().workspace, query, limit),
+    }: MethodArgs<'workspace.files'>): Promise<MethodOutput<'workspace.files'>> => {
+      const ws = ctx.workspace();
+      return lister.list(ws.workspace, query, limit, readableBy(ws.gate, ws.workspace));
+    },
   };
 }

@@ -1,7 +1,7 @@
 // The composer's @-mention list (`workspace.files`): the open folder's files on a real temp folder, .gitignore'd
 // paths, .git and node_modules left out, a link out of the workspace never listed, the walk's cap said as
 // `truncated`, a file made after the first call found once the short cache has aged, the query ranked fuzzily (the
-// best way the letters match, on a usual project's tree).
+// best way the letters match, on a usual project's tree), and the names a deny rule covers left out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -137,6 +137,28 @@ test('a file made after the first call is found on a later one once the cache ha
   writeFileSync(join(ws, 'src', 'fresh.ts'), '');
   now += 2001;
   assert.deepEqual((await lister.list(ws, 'fresh', 10)).paths, ['src/fresh.ts']);
+});
+
+test('workspace.files leaves out the names a deny rule keeps the model from reading; an ask rule keeps them', async (t) => {
+  const env = await serviceEnv(t, {
+    files: { 'secret/keys.txt': '', 'secret/plans.md': '', 'private.env': '', 'src/keys.ts': '', 'ask/keys.md': '' },
+  });
+  const store = env.service.workspace!.store!;
+  store.policy.insertRule({ effect: 'deny', tool: 'read_file', path: 'secret/**' });
+  store.policy.insertRule({ effect: 'deny', tool: 'read_file', path: '*.env' });
+  store.policy.insertRule({ effect: 'ask', tool: 'read_file', path: 'ask/**' });
+  assert.deepEqual((await env.call('workspace.files', { query: 'keys', limit: 8 })).paths.sort(), [
+    'ask/keys.md',
+    'src/keys.ts',
+  ]);
+  const all = (await env.call('workspace.files', { query: '', limit: 50 })).paths;
+  assert.ok(all.includes('notes.txt') && all.includes('src/keys.ts'), all.join(', '));
+  assert.deepEqual(
+    all.filter((p) => p.startsWith('secret/') || p.endsWith('.env')),
+    [],
+  );
+  // The limit counts the names shown: the denied ones do not take a row.
+  assert.equal((await env.call('workspace.files', { query: '', limit: 2 })).paths.length, 2);
 });
 
 test('workspace.files answers through the contract for the open folder', async (t) => {
