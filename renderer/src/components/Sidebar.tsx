@@ -12,15 +12,17 @@ import { useShallow } from 'zustand/react/shallow';
 import { groupRows } from './filter';
 import { LevelLegend } from './Levels';
 import { BrokenGroup } from './BrokenGroup';
-import { SkillRow } from './SkillRow';
+import { hasBadges, SkillRow } from './SkillRow';
 import { TrustAllDialog } from './TrustAllDialog';
 import { UpdatesBadge } from './SkillUpdates';
 import { PendingBadge } from './PendingInstalls';
 import { ErrorLine } from './DialogFooter';
 
-/** Fixed row heights (px): no per-row measuring, so 2,000 rows cost nothing until shown. */
+/** Row heights (px), fixed per kind of row: no per-row measuring, so 2,000 rows cost nothing until shown. */
 const HEADER_H = 30;
 const ROW_H = 62;
+/** A row without a badge line (name and description only). */
+const PLAIN_H = 44;
 /** Least time between two reads of the skill list while catalog events keep arriving. */
 const REFRESH_GAP_MS = 400;
 
@@ -105,10 +107,22 @@ export function Sidebar() {
     };
   }, [client, ws, refresh, set]);
 
+  // A key per row that changes with the rows: the virtualizer lays out again (a row's height depends on its badges).
+  const rowKey = useCallback(
+    (i: number) => {
+      const row = rows[i];
+      return !row || row.kind === 'header' ? i : `${i}:${row.skill.tier}:${row.skill.name}`;
+    },
+    [rows],
+  );
   const virtualizer = useVirtualizer({
     count: rows.length,
+    getItemKey: rowKey,
     getScrollElement: () => parentRef.current,
-    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_H : ROW_H),
+    estimateSize: (i) => {
+      const row = rows[i];
+      return row?.kind === 'header' ? HEADER_H : row && !hasBadges(row.skill) ? PLAIN_H : ROW_H;
+    },
     overscan: 8,
     observeElementRect: observeRect,
     initialRect: { width: 300, height: 800 },

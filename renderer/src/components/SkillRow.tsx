@@ -6,6 +6,19 @@ import { useSay } from '../i18n/say';
 import { LevelBadge } from './Levels';
 import { auditLevel, checking, problems, waitsForTrust, type SkillRowData } from '../state/skills';
 
+/** Whether the row has a badge to show: a row without one has no badge line (a built-in skill, unaudited, usually). */
+export function hasBadges(s: SkillRowData): boolean {
+  return (
+    s.source === 'agents' ||
+    !!s.agentCreated ||
+    checking(s) ||
+    !!auditLevel(s) ||
+    !!s.broken ||
+    problems(s) > 0 ||
+    !!s.shadowedBy
+  );
+}
+
 interface Props {
   skill: SkillRowData;
   selected: boolean;
@@ -23,9 +36,10 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
   const busy = checking(skill);
   const count = problems(skill);
   const why = held ? '' : say(skill.disabledWords, skill.disabledReason);
+  const badged = hasBadges(skill);
   return (
     <div
-      className={`skill-row${selected ? ' selected' : ''}${skill.shadowedBy ? ' shadowed' : ''}`}
+      className={`skill-row${selected ? ' selected' : ''}${skill.shadowedBy ? ' shadowed' : ''}${badged ? '' : ' plain'}`}
       data-skill={skill.name}
     >
       <button
@@ -37,29 +51,31 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
       >
         <span className="skill-name">{skill.name}</span>
         <span className="skill-desc">{skill.description}</span>
-        <span className="badges">
-          {skill.source === 'agents' && <span className="badge">{t('skills.agentsFolder')}</span>}
-          {skill.agentCreated && (
-            <span className="badge" title={t('skills.agentCreatedHint')}>
-              {t('skills.agentCreated')}
-            </span>
-          )}
-          {busy && (
-            <span className="badge checking" role="status">
-              {t('skills.checking')}
-            </span>
-          )}
-          {!busy && level && <LevelBadge level={level} trusted={skill.audit.status === 'trusted'} />}
-          {skill.broken && (
-            <span className="badge level-P0" title={say(skill.broken.words, skill.broken.message)}>
-              {t('skills.brokenBadge')}
-            </span>
-          )}
-          {count > 0 && <span className="badge warn">{t('skills.diagnostics', { count })}</span>}
-          {skill.shadowedBy && (
-            <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy.tier}`) })}</span>
-          )}
-        </span>
+        {badged && (
+          <span className="badges">
+            {skill.source === 'agents' && <span className="badge">{t('skills.agentsFolder')}</span>}
+            {skill.agentCreated && (
+              <span className="badge" title={t('skills.agentCreatedHint')}>
+                {t('skills.agentCreated')}
+              </span>
+            )}
+            {busy && (
+              <span className="badge checking" role="status">
+                {t('skills.checking')}
+              </span>
+            )}
+            {!busy && level && <LevelBadge level={level} trusted={skill.audit.status === 'trusted'} />}
+            {skill.broken && (
+              <span className="badge level-P0" title={say(skill.broken.words, skill.broken.message)}>
+                {t('skills.brokenBadge')}
+              </span>
+            )}
+            {count > 0 && <span className="badge warn">{t('skills.diagnostics', { count })}</span>}
+            {skill.shadowedBy && (
+              <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy.tier}`) })}</span>
+            )}
+          </span>
+        )}
       </button>
       <span className="skill-actions">
         {held && (

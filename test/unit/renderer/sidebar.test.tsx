@@ -186,6 +186,25 @@ describe('skills sidebar', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('skills.list failed on purpose');
   });
 
+  it('gives a row without a badge no empty badge line, and a shorter slot than a row with one', async () => {
+    const c = memoryClient({
+      skills: [skill('git-commit'), skill('deploy', { tier: 'project', audit: audited('P2') })],
+    });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    await screen.findByRole('switch', { name: 'Enable git-commit' });
+    const row = (name: string) => document.querySelector(`[data-skill="${name}"]`) as HTMLElement;
+    expect(row('git-commit').querySelector('.badges')).toBeNull();
+    expect(row('deploy').querySelector('.badges')?.textContent).toBe('P2 · clean');
+    const slot = (name: string) => parseFloat(row(name).closest<HTMLElement>('[role="listitem"]')!.style.height);
+    expect(slot('git-commit')).toBeLessThan(slot('deploy'));
+    // Filtered from one row to another (the same number of rows), the slot follows the row shown.
+    act(() => useView.getState().set({ filter: 'deploy' }));
+    await waitFor(() => expect(row('git-commit')).toBeNull());
+    act(() => useView.getState().set({ filter: 'git-commit' }));
+    await waitFor(() => expect(row('deploy')).toBeNull());
+    expect(slot('git-commit')).toBeLessThan(62);
+  });
+
   it('renders only a window of 2,000 skills', async () => {
     const many = Array.from({ length: 2000 }, (_, i) =>
       skill(`skill-${String(i).padStart(4, '0')}`, { tier: (['builtin', 'user', 'project'] as const)[i % 3] }),
