@@ -82,3 +82,22 @@ test(
     assert.deepEqual(app.ui.problems, []);
   },
 );
+
+test(
+  "the API key's description sits under its heading as close as the provider's first field does",
+  { skip },
+  async () => {
+    await app.page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const box = async (l: ReturnType<typeof app.page.getByRole>) => (await l.boundingBox())!;
+    const gap = async (heading: string, below: ReturnType<typeof app.page.getByRole>) => {
+      const h = await box(app.page.getByRole('heading', { name: heading, exact: true }));
+      return (await box(below)).y - (h.y + h.height);
+    };
+    const provider = await gap('Model provider', app.page.getByText('Preset', { exact: true }));
+    const key = await gap(
+      'API key',
+      app.page.locator('.settings form').filter({ hasText: 'New key' }).getByRole('status'),
+    );
+    assert.ok(key <= provider + 2, `the key's description is ${key}px under its heading, the preset ${provider}px`);
+  },
+);
