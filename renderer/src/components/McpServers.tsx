@@ -349,7 +349,7 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
           }}
         />
       )}
-      {servers && servers.length === 0 && <p className="muted">{t('tools.noMcp')}</p>}
+      {servers && servers.length === 0 && !editing && <p className="muted">{t('tools.noMcp')}</p>}
       {servers && servers.length > 0 && (
         <ul className="plain mcp-servers">
           {servers.map((s) => {

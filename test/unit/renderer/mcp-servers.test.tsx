@@ -15,8 +15,11 @@ describe('MCP server form', () => {
   it('adds a stdio server after a review of what it runs and reaches, its secret never shown', async () => {
     const c = memoryClient();
     renderWith(<Tools />, c, { workspace: WS });
-    await userEvent.click(await screen.findByRole('button', { name: 'Add MCP server' }));
+    await screen.findByText('No MCP servers configured.');
+    await userEvent.click(screen.getByRole('button', { name: 'Add MCP server' }));
     const form = screen.getByRole('form', { name: 'Add MCP server' });
+    // While the first one is being added, the page does not also say there is none.
+    expect(screen.queryByText('No MCP servers configured.')).toBeNull();
     await userEvent.type(within(form).getByLabelText('Name'), 'tracker');
     await userEvent.type(within(form).getByLabelText('Command'), 'node');
     await userEvent.type(within(form).getByLabelText('Arguments, one per line'), 'server.mjs\n--name\nmy tracker');
