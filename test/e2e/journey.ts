@@ -6,7 +6,8 @@
 //   const app = journey({ name: 'model', ready: (a) => a.page.getByRole('textbox', { name: 'Message' }).waitFor() });
 //   test('…', { skip }, async () => { await app.page.getByRole(…); await app.until(async () => …); });
 import { after, before } from 'node:test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright';
@@ -28,6 +29,28 @@ import {
 /** Every journey is skipped, with the reason, where Debian's Chromium is not installed. */
 export const skip = chromiumPath() ? false : 'Debian Chromium is not installed here (set KNACK_CHROMIUM)';
 
+/**
+ * A folder the window shows by its path, `name` its own name. A temporary one; with KNACK_SCREENSHOTS=1, a stable
+ * path a user could have (`/tmp/work/my-project`), so the committed screenshots show no random temporary names and
+ * do not change from one run to the next. Made at once, removed when the file ends; a second screenshot run that
+ * would share it fails, naming it. Call it at the top level, not in a hook.
+ */
+export function shownDir(name: string, prefix = 'knack-e2e-'): string {
+  if (process.env.KNACK_SCREENSHOTS !== '1') return join(tempDir(prefix), name);
+  const dir = join(tmpdir(), 'work', name);
+  mkdirSync(join(dir, '..'), { recursive: true });
+  try {
+    mkdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    throw new Error(
+      `${dir} is there already: another screenshot run uses it, or one that ended early left it (remove it)`,
+    );
+  }
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** The key serve is given for the fake Anthropic server. */
 const FAKE_KEY = 'sk-ant-test-0123456789';
 
@@ -46,7 +69,7 @@ export interface StartOptions {
 export interface JourneyOptions {
   /** Names the temporary folders (knack-e2e-NAME-…) and the workspace folder (NAME-project) unless `folder` does. */
   name: string;
-  /** The workspace folder's own name (it shows in the window's title). */
+  /** The workspace folder's own name (it shows in the window's title); its path is shownDir()'s. */
   folder?: string;
   /** Files written into the workspace before serve starts (default: a README). */
   files?: Record<string, string>;
@@ -123,7 +146,7 @@ export function journey(o: JourneyOptions): Journey {
 
   const home = tempDir(`knack-e2e-${o.name}-home-`);
   const dataDir = join(home, 'data');
-  const workspace = join(tempDir(`knack-e2e-${o.name}-ws-`), o.folder ?? `${o.name}-project`);
+  const workspace = shownDir(o.folder ?? `${o.name}-project`, `knack-e2e-${o.name}-ws-`);
   const rendererOut = join(tempDir(`knack-e2e-${o.name}-renderer-`), 'renderer');
   const need = <T>(v: T | undefined, what: string): T => {
     if (v === undefined) throw new Error(`${what} is not there: the journey's before() has not run, or it failed`);

@@ -5,15 +5,16 @@
 // → stop → export the session → leave a conversation waiting for approval and answer it after reopening → axe on every screen.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { skillMd, tempDir, writeTree } from '../helpers/tmp.js';
-import { journey, seriousA11y, skip } from './journey.js';
+import { journey, seriousA11y, shownDir, skip } from './journey.js';
+import { ROOT } from './ui-harness.js';
 import { saveScreens } from './ui-screens.js';
 
 /** Folders beside the journey's own: the one serve starts in, skills to install, and stand-ins first on PATH. */
-const start = tempDir('knack-e2e-start-');
+const start = shownDir('notes', 'knack-e2e-start-');
 const sources = tempDir('knack-e2e-src-');
 const bin = tempDir('knack-e2e-bin-');
 
@@ -74,9 +75,20 @@ const app = journey({
     chmodSync(join(bin, 'curl'), 0o755);
   },
   // Serve starts in an empty folder: the first journey opens the project from the window.
-  serve: { workspace: start, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } },
+  serve: { workspace: start, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, ...builtinShown() } },
 });
 const dirs = app.dirs;
+
+/**
+ * For the screenshots, the built-in skills from a checkout at a stable path (`/tmp/work/knack/builtin-skills`), as a
+ * user running Knack from their own clone sees them; otherwise the repository's own.
+ */
+function builtinShown(): Record<string, string> {
+  if (process.env.KNACK_SCREENSHOTS !== '1') return {};
+  const dir = join(shownDir('knack'), 'builtin-skills');
+  cpSync(join(ROOT, 'builtin-skills'), dir, { recursive: true });
+  return { KNACK_BUILTIN_SKILLS: dir };
+}
 
 // KNACK_E2E_DEBUG=DIR keeps a screenshot of the page after each test.
 afterEach(async (t) => {
