@@ -73,6 +73,15 @@ function Why({ s }: { s: SandboxStatus }) {
   );
 }
 
+/** What to do about it, in the window's sentence; the sandbox's own hint in it. */
+function Fix({ s }: { s: SandboxStatus }) {
+  return (
+    <Sentence k="sandbox.fix" slot="hint">
+      <SaidText words={s.hintWords} fallback={s.hint} />
+    </Sentence>
+  );
+}
+
 /** Shown under the header while commands are not contained: what happens to them now, why, and the fix. */
 export function SandboxBanner() {
   const { t } = useTranslation();
@@ -91,7 +100,7 @@ export function SandboxBanner() {
       </p>
       {s.mode !== 'off' && s.hint && (
         <p>
-          {t('sandbox.fix')} <SaidText words={s.hintWords} fallback={s.hint} />
+          <Fix s={s} />
         </p>
       )}
     </div>
@@ -126,7 +135,7 @@ export function SandboxSettings() {
           )}
           {s.mode !== 'off' && s.hint && (
             <p>
-              {t('sandbox.fix')} <SaidText words={s.hintWords} fallback={s.hint} />
+              <Fix s={s} />
             </p>
           )}
         </>

@@ -687,7 +687,7 @@ export const en = {
       off: 'Every command asks before it runs.',
     },
     why: 'Why: {{reason}}.',
-    fix: 'Fix:',
+    fix: 'Fix: {{hint}}.',
     modeHint:
       'sandbox.mode in settings.json: "auto" (the default: when the sandbox is unavailable, every command asks), "required" (commands are refused), "off".',
     banner: {

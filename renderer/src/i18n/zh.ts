@@ -672,7 +672,7 @@ export const zh: Strings = {
       off: '每条命令运行前都会先询问你。',
     },
     why: '原因：{{reason}}。',
-    fix: '解决办法：',
+    fix: '解决办法：{{hint}}。',
     modeHint:
       'settings.json 中的 sandbox.mode："auto"（默认：沙箱不可用时，每条命令都先询问）、"required"（拒绝运行命令）、"off"（关闭）。',
     banner: {

@@ -34,13 +34,14 @@ describe('sandbox status', () => {
     const banner = document.querySelector('.sandbox-banner')!;
     expect(banner.textContent).toContain('Not sandboxed: every command will ask before it runs.');
     expect(banner.textContent).toContain('Why: bubblewrap (bwrap) not installed.');
-    expect(banner.textContent).toContain('Fix: sudo apt install bubblewrap socat ripgrep');
+    // The fix is a sentence too: it ends with its full stop.
+    expect(banner.textContent).toContain('Fix: sudo apt install bubblewrap socat ripgrep.');
     await userEvent.click(badge);
     const section = (await screen.findByRole('heading', { name: 'Sandbox' })).parentElement!;
     expect(section.textContent).toContain(
       'The OS sandbox (bubblewrap) is not available here. Every command asks before it runs.',
     );
-    expect(section.textContent).toContain('Fix: sudo apt install bubblewrap socat ripgrep');
+    expect(section.textContent).toContain('Fix: sudo apt install bubblewrap socat ripgrep.');
   });
 
   it('required mode says commands are refused; off says it is off in settings', async () => {
@@ -129,6 +130,7 @@ describe('sandbox status', () => {
     expect(banner.textContent).toContain('没有安装 bubblewrap (bwrap)、true（沙箱的文件扫描程序）');
     expect(banner.textContent).not.toContain('file scanner');
     expect(banner.textContent).toContain('安装 bubblewrap、socat 和 ripgrep（Debian/Ubuntu：sudo apt install');
+    expect(banner.textContent).toMatch(/命名空间。$/);
     expect(banner.querySelector('code')).toBeNull();
     await userEvent.click(badge);
     const section = (await screen.findByRole('heading', { name: '沙箱' })).parentElement!;
