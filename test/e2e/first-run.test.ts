@@ -128,6 +128,12 @@ test(
     await badge.click();
     const section = page.locator('.sandbox-settings');
     await section.waitFor();
+    // Opened at its Sandbox section, not at the top of the page.
+    const heading = page.getByRole('heading', { name: 'Sandbox', exact: true });
+    await app.until(async () => {
+      const b = await heading.boundingBox();
+      return !!b && b.y >= 0 && b.y + b.height <= page.viewportSize()!.height;
+    });
     assert.match(
       (await section.textContent()) ?? '',
       /The OS sandbox \(bubblewrap\) is not available here\. Every command asks before it runs\./,

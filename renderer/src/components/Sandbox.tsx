@@ -1,7 +1,7 @@
 // The OS sandbox as the window shows it: the header badge (Sandboxed / Not sandboxed), the banner when commands are
 // not contained (auto: every command asks; required: commands are refused; off), and the Settings line with the
 // reason and the install hint. One read of `sandbox.status` per folder (and after a settings change), kept in the store.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClient } from '../api/context';
 import { ErrorText, failure, shownText, type Failure } from '../i18n/ErrorText';
@@ -33,6 +33,9 @@ export function useSandboxStatus(): void {
   }, [client, path]);
 }
 
+/** Set by the badge when the Sandbox section is not on the page yet (Settings still loading): it scrolls to itself. */
+let scrollOnShow = false;
+
 const known = (s: SandboxStatus | { error: Failure } | undefined): s is SandboxStatus => !!s && !('error' in s);
 
 /** Contained: the sandbox is there and the settings do not turn it off. */
@@ -50,7 +53,13 @@ export function SandboxBadge() {
     <button
       type="button"
       className={`small badge sandbox-badge ${on ? 'ok' : 'warn'}`}
-      onClick={() => set({ view: 'settings' })}
+      onClick={() => {
+        // Settings, at its Sandbox section: what the badge is about, not the page's top.
+        set({ view: 'settings' });
+        const shown = document.getElementById('sandbox-h');
+        if (shown) shown.scrollIntoView({ block: 'start' });
+        else scrollOnShow = true;
+      }}
       title={
         known(s)
           ? on
@@ -111,8 +120,14 @@ export function SandboxBanner() {
 export function SandboxSettings() {
   const { t } = useTranslation();
   const s = useView((v) => v.sandbox);
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!scrollOnShow) return;
+    scrollOnShow = false;
+    ref.current?.scrollIntoView({ block: 'start' });
+  }, []);
   return (
-    <section aria-labelledby="sandbox-h" className="sandbox-settings">
+    <section aria-labelledby="sandbox-h" className="sandbox-settings" ref={ref}>
       <h3 id="sandbox-h">{t('sandbox.title')}</h3>
       {!s ? (
         <p className="muted">{t('sandbox.checking')}</p>
