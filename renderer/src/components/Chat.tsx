@@ -51,6 +51,19 @@ const Message = memo(function Message({
   const stored = turn >= 0;
   // The tools whose call waits on an approval card of this answer: that card shows the input, the tool card does not.
   const asking = new Set(m.parts.flatMap((p) => (p.kind === 'approval' && !p.answered ? [p.request.tool] : [])));
+  const bar = (
+    <div className="message-bar">
+      <CopyMessage m={m} />
+      {stored && m.role === 'user' && !editing && <EditButton focus={back} onEdit={() => setEditing(true)} />}
+      {/* An answer that failed with nothing in it offers Retry under its end: one way to ask again, not two. */}
+      {stored && m.role === 'assistant' && !running && !(m.retry && m.parts.length === 0) && (
+        <RegenerateButton turn={turn} />
+      )}
+      {stored && m.versions && m.versions.count > 1 && (
+        <VersionSwitch turn={turn} which={m.role === 'user' ? 'message' : 'answer'} versions={m.versions} />
+      )}
+    </div>
+  );
   return (
     <article className={`message ${m.role}`} aria-label={m.role === 'user' ? t('chat.you') : t('chat.assistant')}>
       {m.files && m.files.length > 0 && <SentFiles files={m.files} />}
@@ -92,14 +105,7 @@ const Message = memo(function Message({
           );
         return <ApprovalCard key={p.request.approvalId} request={p.request} answered={p.answered} />;
       })}
-      <div className="message-bar">
-        <CopyMessage m={m} />
-        {stored && m.role === 'user' && !editing && <EditButton focus={back} onEdit={() => setEditing(true)} />}
-        {stored && m.role === 'assistant' && !running && <RegenerateButton turn={turn} />}
-        {stored && m.versions && m.versions.count > 1 && (
-          <VersionSwitch turn={turn} which={m.role === 'user' ? 'message' : 'answer'} versions={m.versions} />
-        )}
-      </div>
+      {m.role === 'user' && bar}
       {m.stopped && <p className="muted">{t('chat.stopped')}</p>}
       {m.end ? (
         <AnswerEnd m={m} />
@@ -110,6 +116,8 @@ const Message = memo(function Message({
           </p>
         )
       )}
+      {/* An answer's actions come last, under how it ended: never between the question and an error. */}
+      {m.role === 'assistant' && bar}
     </article>
   );
 });

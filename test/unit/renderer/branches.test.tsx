@@ -90,6 +90,30 @@ describe('Edit, Regenerate and versions', () => {
     expect((await screen.findByRole('group', { name: 'Versions of the answer' })).textContent).toMatch(/2 \/ 2/);
   });
 
+  it('an answer that failed offers its actions under how it ended; with nothing in it, Retry and not also Regenerate', () => {
+    const failed: ChatMessage[] = [
+      { id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello' }] },
+      { id: 'a1', role: 'assistant', parts: [], end: 'failed', error: 'anthropic is overloaded', retry: true },
+      { id: 'u2', role: 'user', parts: [{ kind: 'text', text: 'again' }] },
+      {
+        id: 'a2',
+        role: 'assistant',
+        parts: [{ kind: 'text', text: 'half an' }],
+        end: 'interrupted',
+        error: 'the connection was lost',
+        retry: true,
+      },
+    ];
+    renderWith(<Chat />, memoryClient(), { workspace: WS, sessionId: 's1', messages: failed });
+    const [empty, half] = screen.getAllByRole('article', { name: 'Knack' });
+    expect(within(empty!).getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(within(empty!).queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    // With text in it, both: Retry finishes it, Regenerate asks for another answer; the end line comes first.
+    const regenerate = within(half!).getByRole('button', { name: 'Regenerate' });
+    const end = half!.querySelector('.answer-end')!;
+    expect(end.compareDocumentPosition(regenerate) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('Regenerate is only under finished answers: not under one still running or waiting for approval', async () => {
     const waiting: ChatMessage = {
       id: 'a2',
