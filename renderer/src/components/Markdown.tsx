@@ -37,13 +37,41 @@ function CodeBlock({ children }: { children?: ReactNode }) {
   );
 }
 
+/** The host a link's text names when the text reads as an address (`https://x.y/…`, `www.x.y`, `x.y/…`). */
+function namedHost(text: string): string | undefined {
+  const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s:@]+\.[a-z]{2,})(?:[:/?#]\S*)?$/i.exec(text.trim());
+  return m?.[1]?.toLowerCase().replace(/^www\./, '');
+}
+
+function hostOf(href: string): string | undefined {
+  try {
+    return new URL(href).hostname.toLowerCase().replace(/^www\./, '') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A link of the answer. One whose address react-markdown dropped (javascript:, data:, vbscript:, …) is its text only;
+ * every link names its address on hover, and one whose text names another host shows the host it really goes to.
+ */
+function Link({ href, children }: { href?: string | undefined; children?: ReactNode }) {
+  if (!href || !/^(https?:|mailto:)/i.test(href)) return <>{children}</>;
+  const named = namedHost(textOf(children));
+  const real = hostOf(href);
+  return (
+    <>
+      <a href={href} title={href} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+      {named !== undefined && named !== real && <span className="link-real"> ({real ?? href})</span>}
+    </>
+  );
+}
+
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener">
-      {children}
-    </a>
-  ),
+  a: ({ href, children }) => <Link href={href}>{children}</Link>,
 };
 
 /**
