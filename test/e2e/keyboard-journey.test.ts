@@ -71,7 +71,7 @@ test('Ctrl+L focuses the message box from every view', { skip }, async () => {
 });
 
 test(
-  "@ in the message box lists the folder's files; Enter puts the path, quoted, in place of @…",
+  "@ in the message box lists the folder's files; Enter puts the path, quoted, in place of the @word at the caret",
   { skip },
   async () => {
     const { page } = app;
@@ -84,6 +84,20 @@ test(
     await page.keyboard.press('Enter');
     assert.equal(await box.inputValue(), 'summarise "docs/release plan.md" ');
     assert.equal(await list.count(), 0);
+    // An @word at the caret anywhere in the box: typed at the start, the caret moved back into it with an arrow.
+    await page.keyboard.type('with notes');
+    await page.keyboard.press('Home');
+    await page.keyboard.type('@relplan ');
+    assert.equal(await list.count(), 0);
+    await page.keyboard.press('ArrowLeft');
+    await app.until(async () => (await list.getByRole('option').allTextContents())[0] === 'docs/release plan.md');
+    await page.keyboard.press('Enter');
+    const both = '"docs/release plan.md" summarise "docs/release plan.md" with notes';
+    assert.equal(await box.inputValue(), both);
+    assert.equal(
+      await box.evaluate((el) => (el as unknown as { selectionStart: number }).selectionStart),
+      '"docs/release plan.md" '.length,
+    );
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Backspace');
   },

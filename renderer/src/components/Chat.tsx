@@ -170,7 +170,6 @@ export function Chat() {
   const set = useView((s) => s.set);
   const [text, setText] = useState('');
   const slash = useSlashMenu(text, setText);
-  const mention = useFileMenu(text, setText);
   const [error, setError] = useState<Shown>();
   const [files, setFiles] = useState<Attachment[]>([]);
   const [refused, setRefused] = useState<Refusal[]>([]);
@@ -180,6 +179,7 @@ export function Chat() {
   const [pkg, setPkg] = useState<{ name: string; file?: File }>();
   const logRef = useRef<HTMLDivElement | null>(null);
   const boxRef = useRef<HTMLTextAreaElement>(null);
+  const mention = useFileMenu(text, setText, boxRef);
   const pickRef = useRef<HTMLInputElement>(null);
   const stick = useRef(true);
 
@@ -469,7 +469,11 @@ export function Chat() {
           placeholder={t('chat.placeholder')}
           value={text}
           rows={3}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            mention.onSelect();
+          }}
+          onSelect={mention.onSelect}
           onPaste={(e) => {
             const pasted = [...e.clipboardData.files];
             if (!pasted.length) return;

@@ -1,10 +1,20 @@
-// The `@` menu of the message box: `@` at the start of the box or after a space lists the open folder's files, ranked
-// by main for what follows the `@` (`workspace.files`, fuzzy). ↑/↓ move, Enter or Tab picks (the path, relative to
-// the folder, replaces `@query`; quoted as a JSON string when it holds a space or a quote), Esc closes. A mention
+// The `@` menu of the message box: the caret in a word that starts with `@` (at the box's start or after a space),
+// anywhere in the box, lists the open folder's files, ranked by main for what follows the `@` (`workspace.files`,
+// fuzzy). ↑/↓ move, Enter or Tab picks: the path, relative to the folder, replaces that word only (quoted as a JSON
+// string when it holds a space or a quote), and the caret goes after it. Esc closes. A mention
 // names a file and attaches nothing: the model reads it with read_file, and the gate decides that read. Each path is
 // React text, never HTML. Like the `/` menu, kept out of the box's component: it spreads `aria`, asks `onKeyDown`
 // first and renders `menu` beside it.
-import { useEffect, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { menuKey } from './menu-keys';
 import { useClient } from '../api/context';
@@ -14,17 +24,46 @@ import { useView } from '../state/store';
 /** Rows the menu shows at most. */
 const MAX_ROWS = 8;
 
-const MENTION = /(^|\s)@([^\s@]*)$/u;
+/** An `@` that starts a word (the box's start or after a space), up to the caret. */
+const MENTION_BEFORE = /(^|\s)@([^\s@]*)$/u;
 
-/** What follows an `@` that starts the box's last word; undefined when the menu does not apply (`me@example.com`). */
-export function mentionQuery(text: string): string | undefined {
-  return MENTION.exec(text)?.[2];
+export interface Mention {
+  /** Where the `@` is. */
+  start: number;
+  /** Where the word ends (the next space, or the end of the text). */
+  end: number;
+  /** What follows the `@`, to the word's end. */
+  query: string;
 }
 
-/** The box's text with the last word's `@query` replaced by `path` (quoted when it holds a space or a quote). */
-export function mentionText(text: string, path: string): string {
+/**
+ * The `@word` the caret is in, wherever it is in the box; undefined when the caret is in no such word
+ * (`me@example.com`, a word with no `@`, a selection). `caret`: the text's end when left out.
+ */
+export function mentionAt(text: string, caret: number | null = text.length): Mention | undefined {
+  if (caret === null) return undefined;
+  const before = MENTION_BEFORE.exec(text.slice(0, caret));
+  if (!before) return undefined;
+  const rest = /^[^\s@]*/u.exec(text.slice(caret))![0];
+  return { start: before.index + before[1]!.length, end: caret + rest.length, query: before[2]! + rest };
+}
+
+/** What follows the `@` of the word at the caret; undefined when the menu does not apply. */
+export function mentionQuery(text: string, caret?: number | null): string | undefined {
+  return mentionAt(text, caret)?.query;
+}
+
+/**
+ * The box's text with the `@word` at the caret replaced by `path` (quoted when it holds a space or a quote) and one
+ * space after it, the rest of the text as it was; and the caret, after that space.
+ */
+export function mentionText(text: string, path: string, caret?: number | null): { text: string; caret: number } {
+  const m = mentionAt(text, caret);
+  if (!m) return { text, caret: caret ?? text.length };
   const shown = /[\s"'\\]/u.test(path) ? JSON.stringify(path) : path;
-  return text.replace(MENTION, (_m, before: string) => `${before}${shown} `);
+  const tail = text.slice(m.end);
+  const out = `${text.slice(0, m.start)}${shown}${/^\s/u.test(tail) ? '' : ' '}${tail}`;
+  return { text: out, caret: m.start + shown.length + 1 };
 }
 
 interface Answer {
@@ -39,20 +78,50 @@ export interface FileMenu {
   aria: { 'aria-controls'?: string; 'aria-activedescendant'?: string };
   /** True when the key was the menu's (the box does nothing more with it). */
   onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): boolean;
+  /** The box's caret moved or its text changed: call from its `onSelect` and `onChange`. */
+  onSelect(): void;
   menu: ReactNode;
 }
 
-export function useFileMenu(text: string, setText: (t: string) => void): FileMenu {
+export function useFileMenu(
+  text: string,
+  setText: (t: string) => void,
+  box: RefObject<HTMLTextAreaElement | null>,
+): FileMenu {
   const { t } = useTranslation();
   const id = useId();
   const client = useClient();
   const folder = useView((s) => s.workspace?.path);
+  // Where the caret is (null: a selection, no menu); the text's end until the box says.
+  const [caret, setCaret] = useState<number | null>();
+  const at0 = caret === undefined ? text.length : caret === null ? null : Math.min(caret, text.length);
+  const mention = folder ? mentionAt(text, at0) : undefined;
+  const query = mention?.query;
   const [active, setActive] = useState(0);
   // The text the user closed the menu on (Esc): it stays closed until the text changes.
   const [closedOn, setClosedOn] = useState<string>();
   const [answer, setAnswer] = useState<Answer>();
-  const query = folder ? mentionQuery(text) : undefined;
   const open = query !== undefined && closedOn !== text;
+  const latest = useRef({ text, at0 });
+  latest.current = { text, at0 };
+  const caretWanted = useRef<number | undefined>(undefined);
+
+  const pick = (path: string) => {
+    const next = mentionText(latest.current.text, path, latest.current.at0);
+    caretWanted.current = next.caret;
+    setCaret(next.caret);
+    setText(next.text);
+  };
+
+  // After a pick, the box's caret goes after the path (the text is set by then).
+  useLayoutEffect(() => {
+    const el = box.current;
+    const want = caretWanted.current;
+    if (el && want !== undefined && el.value === text) {
+      el.setSelectionRange(want, want);
+      caretWanted.current = undefined;
+    }
+  }, [box, text]);
 
   useEffect(() => {
     if (!open) return;
@@ -70,13 +139,23 @@ export function useFileMenu(text: string, setText: (t: string) => void): FileMen
   const at = Math.min(active, Math.max(rows.length - 1, 0));
   const optionId = (i: number) => `${id}-opt-${i}`;
 
-  const pick = (path: string) => {
-    setText(mentionText(text, path));
-    setActive(0);
-  };
-
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean =>
-    menuKey(e, { open, rows, at, move: setActive, pick, close: () => setClosedOn(text) });
+    menuKey(e, {
+      open,
+      rows,
+      at,
+      move: setActive,
+      pick: (path) => {
+        pick(path);
+        setActive(0);
+      },
+      close: () => setClosedOn(text),
+    });
+
+  const onSelect = () => {
+    const el = box.current;
+    if (el) setCaret(el.selectionStart === el.selectionEnd ? el.selectionStart : null);
+  };
 
   // Nothing until main's first answer (no flash of "no match"); then the latest answer stays until the next one.
   const menu =
@@ -115,6 +194,7 @@ export function useFileMenu(text: string, setText: (t: string) => void): FileMen
   return {
     aria: open && rows.length ? { 'aria-controls': `${id}-list`, 'aria-activedescendant': optionId(at) } : {},
     onKeyDown,
+    onSelect,
     menu,
   };
 }

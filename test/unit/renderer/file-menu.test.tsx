@@ -1,9 +1,10 @@
-// The `@` menu of the message box: `@` at the start or after a space opens a list of the open folder's files (main
-// ranks them for what follows the `@`), never inside an e-mail address; ↑/↓ move, Enter or Tab picks (the path
-// replaces `@query`, quoted when it holds a space), Esc closes; a cut-short listing and a failure are said, in
+// The `@` menu of the message box: the caret in a word that starts with `@` (at the start or after a space), anywhere
+// in the box, opens a list of the open folder's files (main ranks them for the word), never inside an e-mail address;
+// ↑/↓ move, Enter or Tab picks (the path replaces that word only, quoted when it holds a space; the caret goes after
+// it), Esc closes; a cut-short listing and a failure are said, in
 // Chinese too; a path is text, never HTML.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Chat } from '../../../renderer/src/components/Chat';
 import { mentionQuery, mentionText } from '../../../renderer/src/components/FileMenu';
@@ -31,8 +32,24 @@ describe('the @ menu', () => {
     expect(mentionQuery('mail me@example.com')).toBeUndefined();
     expect(mentionQuery('@src/app.ts and')).toBeUndefined();
     expect(mentionQuery('hello')).toBeUndefined();
-    expect(mentionText('look at @sr', 'src/app.ts')).toBe('look at src/app.ts ');
-    expect(mentionText('@no', 'docs/my notes.md')).toBe('"docs/my notes.md" ');
+    expect(mentionText('look at @sr', 'src/app.ts')).toEqual({ text: 'look at src/app.ts ', caret: 19 });
+    expect(mentionText('@no', 'docs/my notes.md').text).toBe('"docs/my notes.md" ');
+  });
+
+  it('applies to the @word at the caret wherever it is, and a pick replaces that word only', () => {
+    const text = 'compare @sr with @doc please';
+    expect(mentionQuery(text, 11)).toBe('sr');
+    expect(mentionQuery(text, 9)).toBe('sr'); // the caret inside the word: the whole word is the query
+    expect(mentionQuery(text, 20)).toBe('doc');
+    expect(mentionQuery(text, 4)).toBeUndefined();
+    expect(mentionQuery(text, 12)).toBeUndefined(); // after the space that ends the word
+    expect(mentionQuery(text, null)).toBeUndefined(); // a selection
+    expect(mentionText(text, 'src/app.ts', 10)).toEqual({ text: 'compare src/app.ts with @doc please', caret: 19 });
+    expect(mentionText(text, 'docs/my notes.md', 21)).toEqual({
+      text: 'compare @sr with "docs/my notes.md" please',
+      caret: 36,
+    });
+    expect(mentionText('@sr\nnext', 'src/app.ts', 3).text).toBe('src/app.ts\nnext');
   });
 
   it('opens on @, filters as you type, moves with the arrows and picks with Enter', async () => {
@@ -71,6 +88,30 @@ describe('the @ menu', () => {
     await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['src/app.ts']));
     await userEvent.keyboard('{Tab}');
     expect(box().value).toBe('src/app.ts ');
+  });
+
+  it('opens for an @word typed in the middle of the text, picks into it, and puts the caret after the path', async () => {
+    const c = client();
+    renderWith(<Chat />, c, { workspace: WS });
+    await userEvent.type(box(), 'explain  please');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    await userEvent.type(box(), '@no', { initialSelectionStart: 8, initialSelectionEnd: 8 });
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['docs/my notes.md']));
+    await userEvent.keyboard('{Enter}');
+    expect(box().value).toBe('explain "docs/my notes.md" please');
+    expect(box().selectionStart).toBe('explain "docs/my notes.md" '.length);
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(c.calls.some((x) => x.method === 'chat.send')).toBe(false);
+    // The caret moved into an @word opens the menu for that word; out of it closes the menu.
+    await userEvent.type(box(), '@ap ', { initialSelectionStart: 0, initialSelectionEnd: 0 });
+    expect(box().value).toBe('@ap explain "docs/my notes.md" please');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    box().setSelectionRange(3, 3);
+    fireEvent.select(box());
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(['src/app.ts']));
+    box().setSelectionRange(10, 10);
+    fireEvent.select(box());
+    await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
   });
 
   it('says when the listing was cut short, when nothing matches and when it failed, in Chinese', async () => {
