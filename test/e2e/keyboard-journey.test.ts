@@ -98,6 +98,13 @@ test(
       await box.evaluate((el) => (el as unknown as { selectionStart: number }).selectionStart),
       '"docs/release plan.md" '.length,
     );
+    // Enter right after typing picks from the answer for what is typed now, never the rows shown for "@".
+    await page.keyboard.press('End');
+    await page.keyboard.type(' @');
+    await app.until(async () => (await list.getByRole('option').count()) > 0);
+    await page.keyboard.type('relplan');
+    await page.keyboard.press('Enter');
+    await app.until(async () => (await box.inputValue()) === `${both} "docs/release plan.md" `);
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Backspace');
   },

@@ -1,7 +1,8 @@
 // The `@` menu of the message box: the caret in a word that starts with `@` (at the box's start or after a space),
 // anywhere in the box, lists the open folder's files, ranked by main for what follows the `@` (`workspace.files`,
-// fuzzy). ↑/↓ move, Enter or Tab picks: the path, relative to the folder, replaces that word only (quoted as a JSON
-// string when it holds a space or a quote), and the caret goes after it. Esc closes. A mention
+// fuzzy). ↑/↓ move, Enter or Tab picks from the answer for what is typed now (waiting for it when main has not answered
+// yet): the path, relative to the folder, replaces that word only (quoted as a JSON string when it holds a space or a
+// quote), and the caret goes after it. Esc closes. A mention
 // names a file and attaches nothing: the model reads it with read_file, and the gate decides that read. Each path is
 // React text, never HTML. Like the `/` menu, kept out of the box's component: it spreads `aria`, asks `onKeyDown`
 // first and renders `menu` beside it.
@@ -97,21 +98,27 @@ export function useFileMenu(
   const at0 = caret === undefined ? text.length : caret === null ? null : Math.min(caret, text.length);
   const mention = folder ? mentionAt(text, at0) : undefined;
   const query = mention?.query;
-  const [active, setActive] = useState(0);
+  // The highlighted row, for the query it was moved on: a new query starts at the first row again.
+  const [active, setActive] = useState({ query, row: 0 });
   // The text the user closed the menu on (Esc): it stays closed until the text changes.
   const [closedOn, setClosedOn] = useState<string>();
   const [answer, setAnswer] = useState<Answer>();
   const open = query !== undefined && closedOn !== text;
+  // Enter or Tab before main answered what is typed now: the query it waits for, picked when that answer comes.
+  const waiting = useRef<string | undefined>(undefined);
   const latest = useRef({ text, at0 });
   latest.current = { text, at0 };
   const caretWanted = useRef<number | undefined>(undefined);
 
   const pick = (path: string) => {
     const next = mentionText(latest.current.text, path, latest.current.at0);
+    waiting.current = undefined;
     caretWanted.current = next.caret;
     setCaret(next.caret);
     setText(next.text);
   };
+  const pickRef = useRef(pick);
+  pickRef.current = pick;
 
   // After a pick, the box's caret goes after the path (the text is set by then).
   useLayoutEffect(() => {
@@ -127,8 +134,19 @@ export function useFileMenu(
     if (!open) return;
     let current = true;
     client.call('workspace.files', { query, limit: MAX_ROWS }).then(
-      (r) => current && setAnswer({ query, ...r }),
-      (e: unknown) => current && setAnswer({ query, paths: [], truncated: false, error: failure(e, 'mention.failed') }),
+      (r) => {
+        if (!current) return;
+        setAnswer({ query, ...r });
+        if (waiting.current === query) {
+          waiting.current = undefined;
+          if (r.paths[0] !== undefined) pickRef.current(r.paths[0]);
+        }
+      },
+      (e: unknown) => {
+        if (!current) return;
+        if (waiting.current === query) waiting.current = undefined;
+        setAnswer({ query, paths: [], truncated: false, error: failure(e, 'mention.failed') });
+      },
     );
     return () => {
       current = false;
@@ -136,18 +154,20 @@ export function useFileMenu(
   }, [client, folder, open, query]);
 
   const rows = open && answer ? answer.paths : [];
-  const at = Math.min(active, Math.max(rows.length - 1, 0));
+  const ready = open && answer?.query === query;
+  const at = Math.min(active.query === query ? active.row : 0, Math.max(rows.length - 1, 0));
   const optionId = (i: number) => `${id}-opt-${i}`;
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): boolean =>
     menuKey(e, {
       open,
+      ready,
       rows,
       at,
-      move: setActive,
-      pick: (path) => {
-        pick(path);
-        setActive(0);
+      move: (row) => setActive({ query, row }),
+      pick,
+      wait: () => {
+        waiting.current = query;
       },
       close: () => setClosedOn(text),
     });

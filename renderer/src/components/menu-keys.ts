@@ -3,6 +3,12 @@ import type { KeyboardEvent } from 'react';
 
 interface MenuKeys<T> {
   open: boolean;
+  /**
+   * The rows answer what is typed now. Left out: always. False (an answer for an older query still shown, or none
+   * yet): Enter and Tab call `wait` instead of picking, so they never pick from the old answer.
+   */
+  ready?: boolean;
+  wait?(): void;
   rows: readonly T[];
   /** The highlighted row. */
   at: number;
@@ -13,7 +19,7 @@ interface MenuKeys<T> {
 }
 
 /**
- * Arrows move (wrapping), Enter or Tab picks, Esc closes; a key typed while an input method composes is left to it.
+ * Arrows move (wrapping), Enter or Tab picks (or, while the rows are not ready, waits for them), Esc closes; a key typed while an input method composes is left to it.
  * True when the key was the menu's (the box does nothing more with it).
  */
 export function menuKey<T>(e: KeyboardEvent<HTMLTextAreaElement>, m: MenuKeys<T>): boolean {
@@ -24,6 +30,12 @@ export function menuKey<T>(e: KeyboardEvent<HTMLTextAreaElement>, m: MenuKeys<T>
     m.close();
     return true;
   }
+  const picks = (e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab';
+  if (m.ready === false && picks) {
+    e.preventDefault();
+    m.wait?.();
+    return true;
+  }
   const n = m.rows.length;
   if (n === 0) return false;
   if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -31,7 +43,7 @@ export function menuKey<T>(e: KeyboardEvent<HTMLTextAreaElement>, m: MenuKeys<T>
     m.move((m.at + (e.key === 'ArrowDown' ? 1 : -1) + n) % n);
     return true;
   }
-  if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+  if (picks) {
     e.preventDefault();
     m.pick(m.rows[m.at]!);
     return true;

@@ -1,7 +1,7 @@
 // The `@` menu of the message box: the caret in a word that starts with `@` (at the start or after a space), anywhere
 // in the box, opens a list of the open folder's files (main ranks them for the word), never inside an e-mail address;
-// ↑/↓ move, Enter or Tab picks (the path replaces that word only, quoted when it holds a space; the caret goes after
-// it), Esc closes; a cut-short listing and a failure are said, in
+// ↑/↓ move, Enter or Tab picks from the answer for what is typed now, waiting for it (the path replaces that word
+// only, quoted when it holds a space; the caret goes after it), Esc closes; a cut-short listing and a failure are said, in
 // Chinese too; a path is text, never HTML.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -112,6 +112,29 @@ describe('the @ menu', () => {
     box().setSelectionRange(10, 10);
     fireEvent.select(box());
     await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
+  });
+
+  it('Enter while main has not answered what is typed now waits for that answer, never picks from the last one', async () => {
+    const c = client();
+    const held: (() => void)[] = [];
+    const answer = c.handlers['workspace.files']!;
+    c.handlers['workspace.files'] = (input) =>
+      input.query === 'n'
+        ? new Promise((resolve) => held.push(() => resolve(answer(input) as Awaited<ReturnType<typeof answer>>)))
+        : answer(input);
+    renderWith(<Chat />, c, { workspace: WS });
+    await userEvent.type(box(), 'explain @');
+    await waitFor(() => expect(options()).toHaveLength(3));
+    expect(options()[0]!.textContent).toBe('src/app.ts');
+    await userEvent.type(box(), 'n');
+    await waitFor(() => expect(held).toHaveLength(1));
+    // The rows on screen still answer "@": Enter must not pick src/app.ts from them, nor send.
+    await userEvent.keyboard('{Enter}');
+    expect(box().value).toBe('explain @n');
+    expect(c.calls.some((x) => x.method === 'chat.send')).toBe(false);
+    held[0]!();
+    await waitFor(() => expect(box().value).toBe('explain "docs/my notes.md" '));
+    expect(c.calls.some((x) => x.method === 'chat.send')).toBe(false);
   });
 
   it('says when the listing was cut short, when nothing matches and when it failed, in Chinese', async () => {
