@@ -14,6 +14,7 @@ import { readCatalogFile, type ImportedCatalog } from '../core/tools/index.js';
 import type { Toolbox } from '../core/toolbox.js';
 import type { Approver } from '../core/tools/index.js';
 import { join } from 'node:path';
+import { displaySafe } from '../core/policy/index.js';
 
 const MCP_OPTIONS = {
   'no-mcp': { type: 'boolean' as const },
@@ -116,11 +117,11 @@ const list: Command = {
       const width = Math.min(48, Math.max(...rows.map((r) => r.def.name.length), 4));
       for (const t of rows)
         ctx.io.out(
-          `${t.def.name.padEnd(width)}  ${t.deferred ? 'deferred' : 'loaded  '}  ${t.def.risk.padEnd(7)}  ${t.def.summary}`,
+          `${t.def.name.padEnd(width)}  ${t.deferred ? 'deferred' : 'loaded  '}  ${t.def.risk.padEnd(7)}  ${displaySafe(t.def.summary)}`,
         );
       for (const s of box.mcp.status()) {
         ctx.io.out(
-          `mcp ${s.name}: ${s.state}${s.state === 'connected' ? ` (${s.tools} tools)` : ''}${s.lastError ? ` — ${s.lastError}` : ''}`,
+          `mcp ${s.name}: ${s.state}${s.state === 'connected' ? ` (${s.tools} tools)` : ''}${s.lastError ? ` — ${displaySafe(s.lastError)}` : ''}`,
         );
       }
       ctx.io.out(
@@ -160,7 +161,7 @@ const search: Command = {
       }
       if (!r.tools.length)
         ctx.io.out(`no deferred tool matches "${query}" (${box.index.size} deferred tools searched)`);
-      for (const t of r.tools) ctx.io.out(`${t.name}\n    ${t.summary}`);
+      for (const t of r.tools) ctx.io.out(`${t.name}\n    ${displaySafe(t.summary)}`);
       if (r.missing?.length) ctx.io.err(`not found: ${r.missing.join(', ')}`);
       return r.tools.length ? 0 : 1;
     } finally {
@@ -197,7 +198,7 @@ const call: Command = {
       const r = await box.session.deferExecute(name, args, { workspace: ctx.workspace, actor: { kind: 'user' } });
       if (ctx.json) printJson(ctx.io, r);
       else if (r.ok) ctx.io.out(typeof r.content === 'string' ? r.content : JSON.stringify(r.content, null, 2));
-      else ctx.io.err(`${r.error.code}: ${r.error.message}`);
+      else ctx.io.err(`${r.error.code}: ${displaySafe(r.error.message)}`);
       return r.ok ? 0 : 1;
     } finally {
       await close();
@@ -233,8 +234,8 @@ const mcpStatus: Command = {
           ctx.io.out(
             `${s.name}: ${s.state}${s.state === 'connected' ? `, ${s.tools} tools` : ''}  (${cfg?.kind === 'http' ? cfg.url : cfg ? `${cfg.command} ${cfg.args.join(' ')}` : ''}; from ${cfg?.source ?? '?'})`,
           );
-          if (s.lastError) ctx.io.out(`    error: ${s.lastError}`);
-          for (const line of s.stderrTail?.slice(-3) ?? []) ctx.io.out(`    stderr: ${line}`);
+          if (s.lastError) ctx.io.out(`    error: ${displaySafe(s.lastError)}`);
+          for (const line of s.stderrTail?.slice(-3) ?? []) ctx.io.out(`    stderr: ${displaySafe(line)}`);
         }
       }
       return status.every((s) => s.state === 'connected') ? 0 : 1;

@@ -30,7 +30,8 @@ export function confirmOf(ctx: CommandContext): ((q: string) => Promise<boolean>
 }
 
 export function printDiagnostic(ctx: CommandContext, d: Diagnostic): void {
-  ctx.io.err(formatDiagnostic(d));
+  // A diagnostic may quote another party's words (an MCP server's tool name): escaped, never acted on by the terminal.
+  ctx.io.err(displaySafeLines(formatDiagnostic(d)));
 }
 
 export async function openWorkspaceFor(
