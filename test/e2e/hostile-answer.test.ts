@@ -19,12 +19,12 @@ const leak = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
 /** The CSP violations the page reported, by blocked URL (listened for before the window loads). */
 const app = journey({
   name: 'hostile',
-  beforeLoad: (page) =>
-    page.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { cspBlocked: string[] }).cspBlocked = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
-    }),
+  beforeLoad: async (page) => {
+    await page.addInitScript(`
+      window.cspBlocked = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.cspBlocked.push(e.effectiveDirective + ' ' + e.blockedURI));
+    `);
+  },
   ready: ({ page }) => page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 60_000 }),
 });
 
@@ -48,9 +48,7 @@ test(
     await log.getByText('END-OF-ANSWER').waitFor({ timeout: 60_000 });
     // The Markdown image is in the page and the browser refused to load it: the CSP said so.
     await app.until(async () =>
-      (await page.evaluate(() => (window as unknown as { cspBlocked: string[] }).cspBlocked)).some((v) =>
-        v.startsWith(`img-src ${leak}/md.png`),
-      ),
+      ((await page.evaluate('window.cspBlocked')) as string[]).some((v) => v.startsWith(`img-src ${leak}/md.png`)),
     );
     assert.deepEqual(leaks, [], 'no request reached the image server');
     // The raw <img> is text, never an element; nothing ran.
