@@ -2,7 +2,7 @@
 // 127.0.0.1): a marketplace may not aim git at this computer or its network unless it is read from there itself.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { git, makeRepo, serveGit } from '../../helpers/git-repos.js';
@@ -135,4 +135,38 @@ test('an update check does not follow a marketplace that has moved a plugin to t
   } finally {
     await checked.dispose();
   }
+});
+
+test('submodules are never fetched: an ext:: or file:// submodule runs nothing and brings nothing in', async () => {
+  const marker = join(root, 'PWNED');
+  const repo = makeRepo(repos, 'with-submodules', {
+    'skills/outer/SKILL.md': skillMd({ name: 'outer', description: 'Has submodules' }),
+    '.gitmodules': [
+      '[submodule "run"]',
+      '\tpath = skills/outer/run',
+      `\turl = ext::sh -c touch% ${marker}`,
+      '[submodule "secret"]',
+      '\tpath = skills/outer/secret',
+      `\turl = ${secret.url}`,
+    ].join('\n'),
+  });
+  // Gitlinks at both paths, as `git submodule add` would leave them.
+  const head = git(secret.work, 'rev-parse', 'HEAD');
+  git(repo.work, 'update-index', '--add', '--cacheinfo', `160000,${head},skills/outer/run`);
+  git(repo.work, 'update-index', '--add', '--cacheinfo', `160000,${head},skills/outer/secret`);
+  git(repo.work, 'commit', '-q', '-m', 'submodules');
+  git(repo.work, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
+  const o = await openSource(parseSource(repo.url, root));
+  try {
+    assert.deepEqual(
+      o.candidates.map((c) => c.name),
+      ['outer'],
+    );
+    const dir = o.candidates[0]!.dir;
+    assert.deepEqual(readdirSync(join(dir, 'run')), []);
+    assert.deepEqual(readdirSync(join(dir, 'secret')), []);
+  } finally {
+    o.dispose();
+  }
+  assert.equal(existsSync(marker), false, 'the ext:: command ran');
 });
