@@ -264,6 +264,11 @@ test('a source that cannot be reached, a ref that does not exist and a folder wi
     code: 'source.unreachable',
     params: { source: 'http://127.0.0.1:9/x.git' },
   });
+  // Over https git asks the sandbox's proxy for a tunnel, and the proxy answers 502 for a host that does not answer.
+  assert.deepEqual(await refusal('https://127.0.0.1:9/x.git'), {
+    code: 'source.unreachable',
+    params: { source: 'https://127.0.0.1:9/x.git' },
+  });
   assert.deepEqual(await refusal(`${repo.url}#no-such-ref`), {
     code: 'source.noRef',
     params: { source: `${repo.url}#no-such-ref`, ref: 'no-such-ref' },

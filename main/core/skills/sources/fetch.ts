@@ -65,9 +65,10 @@ function gitFailure(display: string, want: string | undefined, r: GitRun, limits
       say('source.blocked', { source: display }),
       `${display}: the sandbox blocked the connection (${why}); a fetch may reach only its host`,
     );
-  // Inside the wall git reaches the host through the sandbox's proxy: a host that does not answer is its 502/504.
+  // Inside the wall git reaches the host through the sandbox's proxy: a host that does not answer is its 502/504
+  // (over https, the proxy's answer to git's CONNECT: "CONNECT tunnel failed, response 502").
   if (
-    /could not resolve host|connection refused|failed to connect|timed out|network is unreachable|ssl|returned error: 50[234]/i.test(
+    /could not resolve host|connection refused|failed to connect|timed out|network is unreachable|ssl|returned error: 50[234]|connect tunnel failed, response 50[234]/i.test(
       r.stderr,
     )
   )
