@@ -35,6 +35,8 @@ export function SourceInstall({
   const [results, setResults] = useState<InstallOutcome[]>();
   const [progress, setProgress] = useState<{ stage: string; detail: string; words?: Said }>();
   const [error, setError] = useState<Shown>();
+  /** A marketplace search that failed: said under its own form, not the fetch's. */
+  const [browseError, setBrowseError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<MarketHit[]>();
@@ -151,11 +153,11 @@ export function SourceInstall({
   async function browse(e: FormEvent) {
     e.preventDefault();
     setBusy(true);
-    setError(undefined);
+    setBrowseError(undefined);
     try {
       setHits((await client.call('sources.browse', { query })).hits);
     } catch (err) {
-      setError(failure(err));
+      setBrowseError(failure(err));
     } finally {
       setBusy(false);
     }
@@ -178,6 +180,8 @@ export function SourceInstall({
               placeholder="https://github.com/owner/repo.git#main:skills  ·  owner/repo"
               spellCheck={false}
             />
+            {/* Why the fetch failed, under the field it is about (the marketplace search follows). */}
+            <ErrorLine error={error} />
             <DialogFooter onClose={onClose} cancel>
               <button type="submit" className="primary" disabled={busy}>
                 {busy ? t('sources.fetching') : t('sources.fetch')}
@@ -190,6 +194,7 @@ export function SourceInstall({
             <button type="submit" disabled={busy}>
               {t('sources.search')}
             </button>
+            <ErrorLine error={browseError} />
             {hits && hits.length === 0 && <p className="muted">{t('sources.noHits')}</p>}
             {hits && hits.length > 0 && (
               <ul className="plain" aria-label={t('sources.browse')}>
@@ -352,7 +357,7 @@ export function SourceInstall({
           <DialogFooter onClose={onClose} />
         </div>
       )}
-      <ErrorLine error={error} />
+      {opened && <ErrorLine error={error} />}
     </div>
   );
 }

@@ -87,4 +87,28 @@ describe('a source that is refused, in Chinese', () => {
     expect(alert.textContent).toContain('http://127.0.0.1:9/x.git：无法连接（网络错误：主机没有响应）');
     expect(alert.textContent).not.toMatch(/network|unable|fatal/);
   });
+
+  it('says why a fetch failed under its field, above the marketplace search, and a failed search under the search', async () => {
+    const { c } = client();
+    c.handlers['sources.open'] = () => {
+      throw { code: 'refused', message: 'unreachable', words: { code: 'source.unreachable', params: { source: 'x' } } };
+    };
+    c.handlers['sources.browse'] = () => {
+      throw { code: 'internal', message: 'no marketplace answered' };
+    };
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await userEvent.click(screen.getByRole('tab', { name: 'From a repository or marketplace' }));
+    await userEvent.type(screen.getByLabelText('Repository or marketplace'), 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Fetch' }));
+    const fetched = await screen.findByRole('alert');
+    const field = screen.getByLabelText('Repository or marketplace');
+    const search = screen.getByLabelText('Browse marketplaces');
+    expect(field.compareDocumentPosition(fetched) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(fetched.compareDocumentPosition(search) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts).toHaveLength(2);
+    expect(alerts[1]!.textContent).toContain('no marketplace answered');
+    expect(search.compareDocumentPosition(alerts[1]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
 });
