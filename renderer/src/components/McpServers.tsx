@@ -359,7 +359,8 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
                 <strong>{s.name}</strong> <span className="badge">{t(`tier.${s.scope}`)}</span>{' '}
                 <span className={`badge mcp-${key}`}>{t(`tools.state.${key}`)}</span>{' '}
                 {st?.tryWords && <span className="muted">{say(st.tryWords)} </span>}
-                {st && <span className="muted">{t('tools.count', { count: st.tools })}</span>}
+                {/* Its tools are counted once it is connected: "0 tools" beside connecting or failed says nothing. */}
+                {st && key === 'connected' && <span className="muted">{t('tools.count', { count: st.tools })}</span>}
                 <div className="small-text muted">
                   <code>{s.kind === 'http' ? s.url : [s.command ?? '', ...s.args].map(shown).join(' ')}</code>
                 </div>

@@ -139,6 +139,8 @@ describe('a server that keeps failing', () => {
       c.event('tools.mcpChanged', { servers: [{ name: 'db', state: 'failed', tools: 0, error }] });
       await waitFor(() => expect(state().textContent).toBe(failed));
       expect(row.textContent).not.toMatch(/try|尝试/);
+      // No tool count beside a server that has none to offer: "0 tools" says nothing there.
+      expect(row.textContent).not.toMatch(/0 tools|0 个工具/);
       unmount();
     }
   });
