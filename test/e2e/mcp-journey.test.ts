@@ -72,6 +72,9 @@ test('add a stdio MCP server from the form, see its tools, turn it off and remov
   await page.getByText('ListMcpResources', { exact: true }).waitFor({ timeout: 60_000 });
   const row = page.getByRole('region', { name: 'MCP servers' }).getByRole('listitem').filter({ hasText: 'tracker' });
   await row.getByText('connected').waitFor({ timeout: 60_000 });
+  // Its on/off checkbox is a checkbox's size, beside its label (not stretched like a text field in a row).
+  const check = (await row.getByRole('checkbox', { name: 'Run tracker' }).boundingBox())!;
+  assert.ok(check.width < 30, `the checkbox is ${check.width}px wide`);
   const file = join(app.dataDir, 'mcp.json');
   const saved = JSON.parse(readFileSync(file, 'utf8')) as {
     mcpServers: Record<string, { command: string; env: Record<string, string>; disabled?: boolean }>;
