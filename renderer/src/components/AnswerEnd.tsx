@@ -37,6 +37,9 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
 
   // With a reason after it, an interrupted answer's lead says only that: the reason says how (the connection lost).
   const reason = m.error && end !== 'no_model';
+  // A key the provider refused: the way to change it, beside Retry (which only helps once the key is changed).
+  const keyRefused = end === 'failed' && /^provider\.auth(Status)?$/.test(m.errorWords?.code ?? '');
+  const setUp = end === 'no_model' || keyRefused;
   return (
     <div className={`answer-end ${end}`} role={end === 'limit' ? 'status' : 'alert'}>
       <p>
@@ -49,21 +52,21 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
         ) : null}
       </p>
       {end === 'no_model' && <NoModelWhy m={m} lead={t('chat.end.no_model')} />}
-      {(m.retry || end === 'no_model') && (
+      {(m.retry || setUp) && (
         <p className="answer-end-actions">
           {m.retry && (
             <button type="button" className="small" onClick={() => void retry()}>
               {t('chat.retry')}
             </button>
           )}
-          {end === 'no_model' && (
+          {setUp && (
             <button
               type="button"
               className="small primary"
               // The setup steps (provider, key, Test connection); closing them leaves Settings open.
               onClick={() => useView.getState().set({ view: 'settings', setup: 'settings' })}
             >
-              {t('chat.setUpModel')}
+              {t(keyRefused ? 'chat.changeKey' : 'chat.setUpModel')}
             </button>
           )}
         </p>

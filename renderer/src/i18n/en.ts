@@ -243,6 +243,7 @@ export const en = {
     interruptedBecause: 'Interrupted:',
     retry: 'Retry',
     setUpModel: 'Set up a model',
+    changeKey: 'Change the key',
     tooLong:
       'This message is {{size}} characters; the longest Knack takes is {{limit}}. Shorten it, or save it as a file in the folder and ask about the file.',
     you: 'You',

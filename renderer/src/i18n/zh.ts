@@ -236,6 +236,7 @@ export const zh: Strings = {
     interruptedBecause: '已中断：',
     retry: '重试',
     setUpModel: '设置模型',
+    changeKey: '更换密钥',
     tooLong:
       '这条消息有 {{size}} 个字符；Knack 最多接受 {{limit}} 个。请缩短它，或把它存为文件夹中的文件，再询问这个文件。',
     you: '你',

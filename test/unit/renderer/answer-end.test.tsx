@@ -2,7 +2,7 @@
 // the reason, and offer Retry (which streams a new answer); no model set up links to Settings; a message past the limit
 // says how big it is, in both languages.
 import { describe, expect, it } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { AnswerEnd } from '../../../renderer/src/components/AnswerEnd';
@@ -180,6 +180,31 @@ describe('answer ends', () => {
     // The lead is said once, not again before the reason.
     expect(alert.textContent).not.toContain('还没有设置模型');
     expect(alert.textContent).not.toMatch(ENGLISH_SENTENCE);
+  });
+
+  it('a key the provider refused offers the way to change it, in English and Chinese', async () => {
+    for (const [lang, button, text] of [
+      ['en', 'Change the key', 'anthropic refused the API key (401): check ANTHROPIC_API_KEY'],
+      ['zh', '更换密钥', 'anthropic 拒绝了 API 密钥（401）：请检查 ANTHROPIC_API_KEY'],
+    ] as const) {
+      const c = memoryClient();
+      const { unmount } = renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, lang);
+      const words = say('provider.authStatus', { provider: 'anthropic', status: 401, key: 'ANTHROPIC_API_KEY' });
+      act(() =>
+        c.event('chat.turnEnd', {
+          sessionId: 's1',
+          turnId: 'm1',
+          reason: 'error',
+          error: { code: 'auth', message: english(words), words },
+          retryable: true,
+        }),
+      );
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toContain(text);
+      await userEvent.click(within(alert).getByRole('button', { name: button }));
+      await waitFor(() => expect(useView.getState().setup).toBe('settings'));
+      unmount();
+    }
   });
 
   it('a 1 MB paste says how big it is and the limit, keeps the text, and sends nothing', async () => {
