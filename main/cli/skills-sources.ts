@@ -46,8 +46,8 @@ const scopeOf = (ctx: CommandContext): 'user' | 'project' => {
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
 
 function candidateLine(c: Candidate): string {
-  const from = c.plugin ? ` [plugin ${c.plugin}]` : '';
-  const why = c.problem ? ` — cannot be installed: ${c.problem}` : '';
+  const from = c.plugin ? ` [plugin ${displaySafe(c.plugin)}]` : '';
+  const why = c.problem ? ` — cannot be installed: ${displaySafe(english(c.problem))}` : '';
   return `  ${c.level}  ${displaySafe(c.name)}${from}: ${displaySafe(c.description).slice(0, 120)}${why}`;
 }
 

@@ -2,10 +2,11 @@
 // 127.0.0.1): a marketplace may not aim git at this computer or its network unless it is read from there itself.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { git, makeRepo, serveGit } from '../../helpers/git-repos.js';
+import { cliFolders, run } from '../../helpers/cli.js';
 import { parseSource, SourceError } from '../../../main/core/skills/sources/spec.js';
 import { openSource } from '../../../main/core/skills/sources/open.js';
 import { pluginReachProblem } from '../../../main/core/skills/sources/marketplace.js';
@@ -169,4 +170,29 @@ test('submodules are never fetched: an ext:: or file:// submodule runs nothing a
     o.dispose();
   }
   assert.equal(existsSync(marker), false, 'the ext:: command ran');
+});
+
+test('knack skills add lists a hostile marketplace’s plugin name escaped, and says why a skill cannot be installed', async () => {
+  const f = cliFolders(tempDir());
+  mkdirSync(f.ws, { recursive: true });
+  const name = 'docs\u001b]52;c;cHduZWQ=\u0007\u202egnp.exe';
+  const market = makeRepo(repos, 'escapes-market', {
+    '.claude-plugin/marketplace.json': JSON.stringify({
+      name: 'escapes',
+      plugins: [{ name, source: './', skills: ['./skills/plain', './skills/linky'] }],
+    }),
+    'skills/plain/SKILL.md': skillMd({ name: 'plain', description: 'Plain' }),
+    'skills/linky/SKILL.md': skillMd({ name: 'linky', description: 'Links out' }),
+  });
+  symlinkSync(join(secret.work, 'skills', 'private', 'SKILL.md'), join(market.work, 'skills', 'linky', 'key.md'));
+  market.commit({}, 'a link out');
+  const r = await run(['skills', 'add', market.url, ...f.args]);
+  assert.equal(r.code, 1, r.err);
+  assert.doesNotMatch(r.out + r.err, /[\u001b\u0007\u202e]/);
+  assert.match(r.out, /plain \[plugin docs\\x1b\]52;c;cHduZWQ=\\x07\\u\{202e\}gnp\.exe\]/);
+  assert.match(
+    r.out,
+    /linky \[plugin docs.*\]:\s+— cannot be installed: symlink key\.md points outside the skill folder/,
+  );
+  assert.doesNotMatch(r.out, /\[object Object\]/);
 });
