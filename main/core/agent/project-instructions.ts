@@ -124,7 +124,7 @@ function read(path: string, root: string, file: string, cap: number): { got: Ins
  * space, up to the next white space (`\ ` keeps a space); not inside a fenced code block or a code span. A trailing
  * sentence mark (`See @README.md.`) is not part of the path.
  */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   const prose: string[] = [];
   let fence: string | undefined;
   for (const line of text.split(/\r?\n/)) {

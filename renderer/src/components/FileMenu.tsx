@@ -41,7 +41,7 @@ export interface Mention {
  * The `@word` the caret is in, wherever it is in the box; undefined when the caret is in no such word
  * (`me@example.com`, a word with no `@`, a selection). `caret`: the text's end when left out.
  */
-export function mentionAt(text: string, caret: number | null = text.length): Mention | undefined {
+function mentionAt(text: string, caret: number | null = text.length): Mention | undefined {
   if (caret === null) return undefined;
   const before = MENTION_BEFORE.exec(text.slice(0, caret));
   if (!before) return undefined;
