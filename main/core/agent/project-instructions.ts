@@ -5,7 +5,7 @@
 // or a link that leads out of the folder is never read.
 import { lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fsWords, isInside, readCapped, realPathOf, realRoot, relPosix, say, type Said } from '../base/index.js';
 
 /**
@@ -156,13 +156,16 @@ interface Reading {
   stamps: Map<string, string | undefined>;
 }
 
-/** Read the root file and, for CLAUDE.md, its imports depth first, all within the cap and the folder. */
+/**
+ * Read the file `name` (a path from the workspace root: the root's AGENTS.md or CLAUDE.md, or a subfolder's) and, for
+ * a CLAUDE.md, its imports depth first, all within the cap and the folder.
+ */
 function readAll(workspace: string, name: string, rootStamp: string | undefined): Reading {
   const root = realRoot(workspace);
   const stamps = new Map<string, string | undefined>([[join(workspace, name), rootStamp]]);
   const first = read(join(root, name), root, name, PROJECT_INSTRUCTIONS_CAP);
   const value: ProjectInstructions = { ...first.got, imports: [] };
-  if (name !== IMPORTING_FILE || !first.real) return { value, stamps };
+  if (basename(name) !== IMPORTING_FILE || !first.real) return { value, stamps };
   const seen = new Set([first.real]);
   let left = PROJECT_INSTRUCTIONS_CAP - Buffer.byteLength(first.got.text);
   const walk = (text: string, from: string, depth: number): void => {
@@ -229,4 +232,37 @@ export class ProjectInstructionsReader {
     this.last = { workspace, file, reading };
     return reading?.value;
   }
+}
+
+/**
+ * The folders from the workspace root down to where `path` is (a file's folder, or the folder itself for `isDir`), the
+ * root left out, as paths from the root with `/`: `src/a/b.ts` gives `src` and `src/a`. None for a path out of the
+ * folder (links resolved).
+ */
+export function foldersTo(workspace: string, path: string, isDir: boolean): string[] {
+  const root = realRoot(workspace);
+  let real;
+  try {
+    real = realPathOf(resolve(root, path), root).real;
+  } catch {
+    return [];
+  }
+  if (!isInside(real, root)) return [];
+  const rel = relPosix(isDir ? real : dirname(real), root);
+  if (!rel || rel.startsWith('..')) return [];
+  const parts = rel.split('/');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/**
+ * A subfolder's own instructions: its AGENTS.md, else its CLAUDE.md with its imports, read as the root's are (inside
+ * the folder only, capped); undefined when it has neither. `dir`: the folder from the workspace root, with `/`.
+ */
+export function folderInstructions(workspace: string, dir: string): ProjectInstructions | undefined {
+  for (const name of PROJECT_INSTRUCTION_FILES) {
+    const file = `${dir}/${name}`;
+    const st = stamp(join(workspace, file));
+    if (st !== undefined) return readAll(workspace, file, st).value;
+  }
+  return undefined;
 }

@@ -16,7 +16,9 @@ import {
 } from './prompt.js';
 import type { ProjectionEntry } from './types.js';
 import { english } from '../base/index.js';
-import { instructionsWords, type ProjectInstructions } from './project-instructions.js';
+import { folderInstructions, foldersTo, instructionsWords, type ProjectInstructions } from './project-instructions.js';
+import { renderInstructions } from './prompt.js';
+import { accessForArgs, TOOL, type Gate } from '../policy/index.js';
 
 export interface PromptSource {
   readonly workspace: string;
@@ -138,5 +140,48 @@ export class SessionPrompt {
         tokens: 0,
       });
     return out;
+  }
+}
+
+/**
+ * A subfolder's own AGENTS.md or CLAUDE.md, given to the model the first time it works there, as Claude Code reads a
+ * subfolder's CLAUDE.md: a read_file or list_dir that succeeds in `pkg/a` brings `pkg`'s and `pkg/a`'s files, each once
+ * per conversation, after the result's JSON (where no file's text can write: the JSON escapes line breaks). A file the
+ * gate would not let the model read is not given.
+ */
+export class FolderInstructions {
+  private readonly given = new Set<string>();
+
+  constructor(
+    private readonly workspace: string,
+    private readonly gate: Gate,
+    private readonly enabled: () => boolean,
+  ) {}
+
+  /** The text to put after a successful call's result ('' for none). */
+  after(tool: string, args: unknown): string {
+    if ((tool !== TOOL.read_file && tool !== TOOL.list_dir) || !this.enabled()) return '';
+    const path = args && typeof args === 'object' ? (args as { path?: unknown }).path : undefined;
+    if (typeof path !== 'string' && tool === TOOL.read_file) return '';
+    const out: string[] = [];
+    for (const dir of foldersTo(this.workspace, typeof path === 'string' ? path : '.', tool === TOOL.list_dir)) {
+      if (this.given.has(dir)) continue;
+      const p = folderInstructions(this.workspace, dir);
+      if (!p || !this.readable(p.file)) continue;
+      this.given.add(dir);
+      const text = renderInstructions(p);
+      if (text) out.push(text);
+    }
+    return out.join('\n');
+  }
+
+  private readable(file: string): boolean {
+    const args = { path: file };
+    const call = {
+      tool: TOOL.read_file,
+      args,
+      access: accessForArgs(TOOL.read_file, { path: `${this.workspace}/${file}` }),
+    };
+    return this.gate.authorize(call, { kind: 'agent', activeSkills: [] }).verdict !== 'deny';
   }
 }

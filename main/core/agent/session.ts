@@ -22,7 +22,7 @@ import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact, redactWords } from './providers/errors.js';
 import { unresolvedCalls, type SessionState } from './state.js';
 import type { AssembledPrompt } from './prompt.js';
-import { SessionPrompt } from './session-prompt.js';
+import { FolderInstructions, SessionPrompt } from './session-prompt.js';
 import { Branches, type Versions } from './session-branches.js';
 import { planModeGate } from './session-tools.js';
 import { checkAttachments, type Attachment } from './attachments.js';
@@ -129,6 +129,7 @@ export class ChatSession {
   private readonly state: SessionState;
   private readonly skills: SessionSkills;
   private readonly prompt: SessionPrompt;
+  private readonly folderInstructions: FolderInstructions;
   private readonly branches: Branches;
   private readonly approvals: Approvals;
   private tools: Promise<WorkspaceSession> | undefined;
@@ -165,6 +166,11 @@ export class ChatSession {
       vision: () => (this.opts.provider ? this.opts.provider.vision === true : true),
       loadedBodies: () => this.skills.loadedBodies(),
     });
+    this.folderInstructions = new FolderInstructions(
+      host.workspace,
+      host.gate,
+      () => host.settings.agent.projectInstructions,
+    );
     this.branches = new Branches(store, id, () => this.events());
     this.approvals = new Approvals({
       workspace: host.workspace,
@@ -750,6 +756,7 @@ export class ChatSession {
       this.currentCall = undefined;
     }
     if (tools.loader.projection().length > loadsBefore) result = this.skills.modelLoaded(tools, loadsBefore, result);
+    const folder = result.ok ? this.folderInstructions.after(call.name, args) : '';
     const denyMessage = this.approvals.denyMessage;
     if (!result.ok && result.error.code === 'tool.declined' && denyMessage) {
       const said = say('tool.declinedSays', { refusal: result.said ?? result.error.message, message: denyMessage });
@@ -769,13 +776,15 @@ export class ChatSession {
       if (c.skill && c.path)
         this.record({ type: 'resource_read', skill: c.skill, path: c.path, tokens: c.tokens ?? 0 });
     }
-    this.recordResult(call, result, t0);
+    this.recordResult(call, result, t0, folder);
   }
 
-  private recordResult(call: ToolCallPart, result: ToolResult, t0: number): void {
+  /** `after`: a subfolder's instructions, on lines of their own after the result (see FolderInstructions). */
+  private recordResult(call: ToolCallPart, result: ToolResult, t0: number, after = ''): void {
     const max = this.opts.maxResultChars ?? 30_000;
     let content = JSON.stringify(result.ok ? result.content : { error: result.error }) ?? 'null';
     if (content.length > max) content = `${content.slice(0, max)}… [${content.length - max} more characters cut]`;
+    if (after) content = `${content}\n${after}`;
     this.record({
       type: 'tool_result',
       callId: call.id,
