@@ -2,7 +2,16 @@
 // 127.0.0.1): a marketplace may not aim git at this computer or its network unless it is read from there itself.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { git, makeRepo, serveGit } from '../../helpers/git-repos.js';
@@ -195,4 +204,47 @@ test('knack skills add lists a hostile marketplace’s plugin name escaped, and 
     /linky \[plugin docs.*\]:\s+— cannot be installed: symlink key\.md points outside the skill folder/,
   );
   assert.doesNotMatch(r.out, /\[object Object\]/);
+});
+
+test('an update that swaps a file for a link out of the skill is refused and changes nothing', async () => {
+  const f = cliFolders(tempDir());
+  mkdirSync(f.ws, { recursive: true });
+  const knack = (args: string[], answer?: boolean) => run([...args, ...f.args], answer);
+  const repo = makeRepo(repos, 'swapper', {
+    'SKILL.md': skillMd({ name: 'swapper', description: 'Tidies notes' }),
+    'references/notes.md': 'notes\n',
+  });
+  const added = await knack(['skills', 'add', repo.url]);
+  assert.equal(added.code, 0, added.err + added.out);
+  const installed = join(f.home, '.workbuddy', 'skills', 'swapper', 'references', 'notes.md');
+  rmSync(join(repo.work, 'references', 'notes.md'));
+  symlinkSync(join(secret.work, 'skills', 'private', 'SKILL.md'), join(repo.work, 'references', 'notes.md'));
+  repo.commit({}, 'swap a file for a link');
+  const check = await knack(['skills', 'update', '--check']);
+  assert.match(check.out + check.err, /swapper: .*symlink references\/notes\.md points outside the skill folder/);
+  const yes = await knack(['skills', 'update', '--yes']);
+  assert.notEqual(yes.code, 0, yes.out);
+  assert.equal(lstatSync(installed).isFile(), true);
+  assert.equal(readFileSync(installed, 'utf8'), 'notes\n');
+});
+
+test('an update that adds an executable script is audited again, said, and installs only after a yes', async () => {
+  const f = cliFolders(tempDir());
+  mkdirSync(f.ws, { recursive: true });
+  const knack = (args: string[], answer?: boolean) => run([...args, ...f.args], answer);
+  const repo = makeRepo(repos, 'scripted', { 'SKILL.md': skillMd({ name: 'scripted', description: 'Tidies notes' }) });
+  assert.equal((await knack(['skills', 'add', repo.url])).code, 0);
+  writeFileSync(join(repo.work, 'run.sh'), '#!/bin/sh\necho tidy\n', { mode: 0o755 });
+  repo.commit({}, 'add a script');
+  const check = await knack(['skills', 'update', '--check']);
+  assert.equal(check.code, 1, check.err);
+  assert.match(check.out, /scripted: update available .*\n {2}files added: run\.sh\n {2}permission diff: no change/);
+  const script = join(f.home, '.workbuddy', 'skills', 'scripted', 'run.sh');
+  const no = await knack(['skills', 'update'], false);
+  assert.equal(no.code, 1);
+  assert.match(no.out + no.err, /scripted: kept the installed version/);
+  assert.equal(existsSync(script), false);
+  const yes = await knack(['skills', 'update'], true);
+  assert.equal(yes.code, 0, yes.err + yes.out);
+  assert.equal(readFileSync(script, 'utf8'), '#!/bin/sh\necho tidy\n');
 });
