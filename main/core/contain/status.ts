@@ -21,6 +21,8 @@ export interface WallStatus {
   mode: SandboxMode;
   /** Something that works less well than it should here, though commands are contained (Linux: no setpriv). */
   note?: string;
+  /** Closed with its workspace: nothing runs for it, whatever the mode (there is nothing to fix). */
+  closed?: true;
 }
 
 export function backendOf(os: NodeJS.Platform = platform()): string {
@@ -44,8 +46,12 @@ export function installHintWords(os: NodeJS.Platform = platform()): Said {
 
 /** The one line a person reads: `sandbox: bubblewrap, on` or `sandbox unavailable (bubblewrap): … — fix: …`. */
 export function describeWall(s: WallStatus): string {
+  if (s.closed) return 'sandbox: closed with its workspace; commands are refused, whatever the mode';
   if (s.mode === 'off') return `sandbox: off in settings (sandbox.mode); commands run without it and each one asks`;
   if (s.available) return `sandbox: ${s.backend}, on (mode ${s.mode})${s.note ? `; note: ${s.note}` : ''}`;
-  const then = s.mode === 'required' ? 'commands are refused (mode required)' : 'every command asks first (mode auto)';
+  const then =
+    s.mode === 'required'
+      ? 'commands are refused (mode required)'
+      : 'commands run without it, with your own access, and each one asks first (mode auto)';
   return `sandbox unavailable (${s.backend}): ${s.reason}; ${then} — fix: ${s.hint}`;
 }

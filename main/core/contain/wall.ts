@@ -529,6 +529,17 @@ export class Wall {
     const note = this.mode === 'off' ? undefined : socatForBridges().note;
     if (this.state.available)
       return { available: true, backend, reason: '', hint: '', mode: this.mode, ...(note ? { note } : {}) };
+    // Closed with its workspace: nothing runs for it and nothing is to be installed.
+    if (this.isClosed)
+      return {
+        available: false,
+        backend,
+        reason: this.state.reason,
+        ...(this.state.words ? { reasonWords: this.state.words } : {}),
+        hint: '',
+        mode: this.mode,
+        closed: true,
+      };
     const hint = this.mode === 'off' ? say('sandbox.hintOff') : installHintWords();
     return {
       available: false,

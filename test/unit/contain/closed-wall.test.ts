@@ -9,7 +9,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { socatBridges } from '../../helpers/wall-run.js';
 import { openWorkspace } from '../../../main/core/workspace.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
-import { Wall, WallError } from '../../../main/core/contain/index.js';
+import { describeWall, Wall, WallError } from '../../../main/core/contain/index.js';
 import { createBashTool } from '../../../main/core/tools/builtin/bash.js';
 
 function place() {
@@ -48,6 +48,13 @@ test('a wall held past its close runs nothing, in any mode', { skip: process.pla
     assert.equal(wall.closed, true);
     assert.equal(wall.status().available, false);
     assert.match(wall.status().reason, /closed/);
+    // Its status says what happens (refused) and offers no install line: nothing is missing.
+    assert.equal(wall.status().closed, true);
+    assert.equal(wall.status().hintWords, undefined);
+    assert.equal(
+      describeWall(wall.status()),
+      'sandbox: closed with its workspace; commands are refused, whatever the mode',
+    );
     await assert.rejects(wall.spawn('touch spawned', { cwd: ws }), /closed/);
     await assert.rejects(wall.wrapProgram(['touch', 'wrapped'], { cwd: ws }), /closed/);
     // The bash tool does not fall back to the host (mode auto's way for a sandbox that never started).
