@@ -558,9 +558,16 @@ export const WORDS = {
   'gate.destructive':
     '{{tool}} would run {{harm}} inside the workspace: the sandbox protects the machine, not your uncommitted work — approve this once or not',
   'gate.notPlain':
-    '{{tool}} would run a command line that is not plain words ({{why}}): no rule can cover it, approve it this once or not',
+    '{{tool}} would run WITHOUT the sandbox ({{outside}}), with your own access, a command line that is not plain words ({{why}}): no rule can cover it, approve it this once or not',
   'gate.command':
-    '{{tool}} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "{{start}}")',
+    '{{tool}} would run WITHOUT the sandbox ({{outside}}), with your own access: it can do anything its command says and cannot be confined by string matching; approve this command or add a rule (e.g. allow commands starting "{{start}}")',
+  'gate.commandOutside':
+    '{{tool}} would run WITHOUT the sandbox ({{outside}}), with your own access: it can write anywhere you can, read your secrets and reach any host; approve this command or not',
+  'gate.wallClosed': '{{tool}} is refused: its workspace is closed, and nothing runs for it',
+  'gate.outside.none': 'no sandbox is known here',
+  'gate.outside.off': 'it is off in settings',
+  'gate.outside.starting': 'it is still starting and has not answered',
+  'gate.outside.unavailable': 'it is unavailable: {{reason}}',
   'gate.userDirect': 'you asked for it directly and it stays inside the workspace ceiling',
   'gate.contact': '{{tool}} would contact {{host}}: approve or add a rule for this host',
   'gate.theNetwork': 'the network',

@@ -32,7 +32,7 @@ import type { ToolRunner } from './sandbox/index.js';
 import { ToolExecutor } from './tools/index.js';
 import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/index.js';
 import type { SpawnHost } from './sandbox/index.js';
-import { describeWall, Wall, WallError } from './contain/index.js';
+import { describeWall, Wall, WallError, wallSeen } from './contain/index.js';
 import { sourceWall, wallPlaceOf } from './source-wall.js';
 import type { WallView } from './policy/index.js';
 
@@ -343,13 +343,14 @@ export class KnackWorkspace {
     return this.wallPromise !== undefined;
   }
 
-  /** What the gate knows of the wall now: nothing until it has started (then every command asks). */
+  /**
+   * What the gate knows of the wall now, from the wall bash runs commands in (contain's wallSeen): closed with the
+   * workspace; still starting; its state once it has answered. Nothing before it is asked to start (every command asks).
+   */
   private wallView(): WallView | undefined {
     const mode = this.settings.sandbox.mode;
-    if (!this.wallOpen)
-      return mode === 'off' ? { mode, available: false, reason: 'turned off in settings' } : undefined;
-    const s = this.wallOpen.status();
-    return { mode: s.mode, available: s.available, reason: s.reason };
+    if (!this.wallPromise && !this.closed && mode !== 'off') return undefined;
+    return wallSeen(this.wallOpen, mode, this.closed);
   }
 
   /** Trigger matcher over the enabled catalog; rebuilt after the catalog changes. */
@@ -460,8 +461,8 @@ export class KnackWorkspace {
   toolbox(): Promise<Toolbox> {
     this.toolboxPromise ??= (async () => {
       const o = this.options;
-      // Started now, not waited for: a new chat's first turn must not wait for the sandbox's probe command. Until it is
-      // up the gate sees no wall and every command asks; the tools that run programs wait for it themselves.
+      // Started now, not waited for: a new chat's first turn must not wait for the sandbox's probe command. A command's
+      // decision waits for it (bounded: bash's ready), and the tools that run programs wait for it themselves.
       const wall = this.wall();
       // The tool box's own Skill tool loads into a loader of its own: the one-shot CLI calls (`knack tools call`).
       // Conversations get theirs from newSession().

@@ -2,6 +2,7 @@
 // line that installs it. Shown by `knack sandbox status`, the Settings page and the window's header badge.
 import { platform } from 'node:os';
 import { say, type Said } from '../base/index.js';
+import type { Wall } from './wall.js';
 
 /** How the workspace treats commands when the sandbox is or is not there (settings `sandbox.mode`). */
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -23,6 +24,30 @@ export interface WallStatus {
   note?: string;
   /** Closed with its workspace: nothing runs for it, whatever the mode (there is nothing to fix). */
   closed?: true;
+}
+
+/**
+ * A workspace's wall as the gate is told it (policy's WallView), from the same wall bash's handler runs commands in:
+ * `closed` when its workspace is (nothing runs); `starting` while it has not answered (not there: the safe side);
+ * else its mode, whether it is up, and why not.
+ */
+interface WallSeen {
+  mode: SandboxMode;
+  available: boolean;
+  reason: string;
+  closed?: true;
+  starting?: true;
+}
+
+export function wallSeen(wall: Wall | undefined, mode: SandboxMode, workspaceClosed = false): WallSeen {
+  if (workspaceClosed || wall?.closed)
+    return { mode: wall?.mode ?? mode, available: false, reason: 'its workspace was closed', closed: true };
+  if (!wall)
+    return mode === 'off'
+      ? { mode, available: false, reason: 'turned off in settings' }
+      : { mode, available: false, reason: 'it is still starting', starting: true };
+  const s = wall.status();
+  return { mode: s.mode, available: s.available, reason: s.reason };
 }
 
 export function backendOf(os: NodeJS.Platform = platform()): string {

@@ -14,8 +14,9 @@ export interface Ceiling {
   skillRoots: string[];
   workspace: string;
   /**
-   * The OS sandbox of this workspace as it is now (core/contain): when it is available, a plain command that is not
-   * destructive runs inside it without a question. Absent: no sandbox is known (every command asks).
+   * The OS sandbox of this workspace as it is now (core/contain wallSeen, from the wall bash runs commands in): when it
+   * is available, a plain command that is not destructive runs inside it without a question. Absent: no sandbox is
+   * known (every command asks, as one that runs without it).
    */
   wall?: () => WallView | undefined;
 }
@@ -26,6 +27,10 @@ export interface WallView {
   available: boolean;
   /** Why it is unavailable. */
   reason: string;
+  /** Closed with its workspace: nothing runs for it, whatever the mode, so every command is refused. */
+  closed?: boolean;
+  /** It has not answered yet (past the bounded wait for it): treated as not there. */
+  starting?: boolean;
 }
 
 export function ceilingFrom(settings: Settings, workspace: string, skillDirs: string[] = []): Ceiling {

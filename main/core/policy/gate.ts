@@ -4,7 +4,7 @@
 // (gate-paths.ts), what a manifest covers (gate-manifest.ts) and the OS sandbox's part (gate-wall.ts) live apart.
 import type { Actor, Decision, Gate, SkillIdentity, ToolCall } from './types.js';
 import { displaySafe } from '../../../preload/display.js';
-import type { Ceiling } from './ceiling.js';
+import type { Ceiling, WallView } from './ceiling.js';
 import { ceilingAllowsTool } from './ceiling.js';
 import { canonicalToolName } from './permissions.js';
 import { toolsWhere } from './tool-table.js';
@@ -96,6 +96,14 @@ function internalWords(kind: string): Said {
   if (['loopback', 'private', 'linkLocal', 'unspecified', 'carrierGradeNat'].includes(kind))
     return say(`host.${kind}` as 'host.private');
   return say('host.reserved', { kind });
+}
+
+/** Why a command runs without the sandbox, as words: none known, off in settings, still starting, or down. */
+function outsideWhy(wall: WallView | undefined): Said {
+  if (!wall) return say('gate.outside.none');
+  if (wall.mode === 'off') return say('gate.outside.off');
+  if (wall.starting) return say('gate.outside.starting');
+  return say('gate.outside.unavailable', { reason: displaySafe(wall.reason) });
 }
 
 function malformed(call: unknown): string | undefined {
@@ -265,6 +273,15 @@ function decide(call: ToolCall, actor: Actor, ctx: CallContext): Decision {
     realPaths: [...reads, ...writes].map((r) => r.real),
   });
   if (m?.effect === 'deny') return deny(say('gate.ruleDenies', { rule: ruleSaid(m.rule) }), m.rule);
+  // The OS sandbox (core/contain), as bash's handler will find it: a command that cannot run whatever the user
+  // answers (its workspace closed; required and not up) is refused here, never asked about.
+  const isCommand = isCommandCall(call);
+  const wall = commandWall(call, ceiling);
+  if (wall?.closed) return deny(say('gate.wallClosed', { tool: call.tool }));
+  if (wall?.mode === 'required' && access.unsandboxed)
+    return deny(say('gate.unsandboxedForbidden', { tool: call.tool }));
+  if (wall?.mode === 'required' && !wall.available)
+    return deny(say('gate.sandboxRequired', { tool: call.tool, reason: displaySafe(wall.reason) }));
   // A deny rule the user wrote may be among those that cannot be read: nothing passes without a person.
   const unreadable = opts.rulesUnreadable?.();
   if (unreadable !== undefined)
@@ -272,13 +289,7 @@ function decide(call: ToolCall, actor: Actor, ctx: CallContext): Decision {
       ...ask(say('gate.rulesUnreadable', { why: displaySafeWords(unreadable) }), m?.rule),
       rulesUnreadable: true,
     };
-  // The OS sandbox (core/contain): required and down refuses commands; leaving it is always its own question.
-  const isCommand = isCommandCall(call);
-  const wall = commandWall(call, ceiling);
-  if (wall?.mode === 'required' && access.unsandboxed)
-    return deny(say('gate.unsandboxedForbidden', { tool: call.tool }));
-  if (wall?.mode === 'required' && !wall.available)
-    return deny(say('gate.sandboxRequired', { tool: call.tool, reason: displaySafe(wall.reason) }));
+  // Leaving the sandbox is always its own question.
   if (m?.effect === 'ask') return ask(m.words ?? say('gate.ruleAsks', { rule: ruleSaid(m.rule) }), m.rule);
   // Mode auto with the sandbox down: every command asks, an allow rule included. A rule allows a command that runs
   // inside the wall; on the host the same words could do anything (the gate cannot read a shell line completely).
@@ -336,11 +347,16 @@ function decide(call: ToolCall, actor: Actor, ctx: CallContext): Decision {
     return ask(say('gate.destructive', { tool: call.tool, harm: displaySafe(harm) }));
   }
   if (isCommand) {
+    // It runs on the host, with the user's own access: the question says so (the approval card shows these words).
+    const outside = outsideWhy(wall);
     const hidden = access.command !== undefined ? parseCommandLine(access.command).notPlain : undefined;
-    if (hidden) return ask(say('gate.notPlain', { tool: call.tool, why: hidden }));
+    if (hidden) return ask(say('gate.notPlain', { tool: call.tool, outside, why: hidden }));
+    // Mode auto with the sandbox down: a rule would not allow it either (above), so none is offered.
+    if (wall?.mode === 'auto' && !wall.available) return ask(say('gate.commandOutside', { tool: call.tool, outside }));
     return ask(
       say('gate.command', {
         tool: call.tool,
+        outside,
         start: displaySafe(commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? ''),
       }),
     );

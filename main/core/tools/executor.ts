@@ -89,6 +89,8 @@ export class ToolExecutor {
       return toolError('tool.invalid_args', `${name}: ${(e as Error).message}`);
     }
     const call = { tool: name, args, access };
+    // The gate decides on what the handler will meet (bash: the sandbox once it has answered), not on a start under way.
+    await tool.def.ready?.().catch(() => undefined);
     const decision = decideNow(this.opts.gate, call, ctx);
     if (decision.verdict === 'deny') return this.refuse(call, decision);
     if (decision.verdict === 'ask') {

@@ -53,6 +53,11 @@ export interface ToolDefinition<A = Record<string, unknown>> {
   risk: RiskClass;
   /** What the call would touch, for the gate. Pure: no I/O. */
   access(args: A, ctx: ToolContext): Access;
+  /**
+   * Awaited before the gate decides a call: what the decision depends on that is still starting (bash: the sandbox,
+   * for a bounded time; past it the gate decides as if it were not there). Never rejects.
+   */
+  ready?(): Promise<void>;
   handler(args: A, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -466,9 +466,17 @@ export const wordsZh: Record<WordCode, string> = {
   'gate.sandboxed': '{{tool}} 在沙箱中运行：只写入工作区，读不到你的密钥，只能访问允许的主机',
   'gate.destructive':
     '{{tool}} 会在工作区里运行 {{harm}}：沙箱保护的是这台电脑，不是你未提交的工作——只决定这一次是否批准',
-  'gate.notPlain': '{{tool}} 会运行一行不是纯文字的命令（{{why}}）：任何规则都无法覆盖它，只决定这一次是否批准',
+  'gate.notPlain':
+    '{{tool}} 会在沙箱之外（{{outside}}）以你自己的权限运行一行不是纯文字的命令（{{why}}）：任何规则都无法覆盖它，只决定这一次是否批准',
   'gate.command':
-    '{{tool}} 可以做它的命令所说的任何事，无法靠字符串匹配来限制：批准这条命令，或添加一条规则（例如允许以「{{start}}」开头的命令）',
+    '{{tool}} 会在沙箱之外（{{outside}}）以你自己的权限运行：它可以做命令所说的任何事，无法靠字符串匹配来限制；批准这条命令，或添加一条规则（例如允许以「{{start}}」开头的命令）',
+  'gate.commandOutside':
+    '{{tool}} 会在沙箱之外（{{outside}}）以你自己的权限运行：它能写入你能写的任何地方、读取你的密钥、访问任何主机；只决定这一次是否批准',
+  'gate.wallClosed': '{{tool}} 被拒绝：它的工作区已关闭，不再为它运行任何命令',
+  'gate.outside.none': '这里没有已知的沙箱',
+  'gate.outside.off': '它在设置中被关闭',
+  'gate.outside.starting': '它仍在启动，尚未响应',
+  'gate.outside.unavailable': '它不可用：{{reason}}',
   'gate.userDirect': '是你直接要求的，并且没有超出工作区的上限',
   'gate.contact': '{{tool}} 会连接 {{host}}：批准，或为这个主机添加一条规则',
   'gate.theNetwork': '网络',

@@ -12,6 +12,7 @@ import {
   watchedStdio,
   type Blocked,
   type Wall,
+  wallSeen,
 } from '../../contain/index.js';
 import { ok, toolError, toolRefusal } from '../errors.js';
 import type { ToolResult } from '../types.js';
@@ -25,6 +26,11 @@ const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Bytes kept per stream (stdout, stderr); the rest is counted and dropped. */
 const BASH_OUTPUT_CAP = 100_000;
+/**
+ * How long a command's decision waits for the sandbox still starting (its start is under way from the workspace's
+ * open; it takes about a second, longer on a loaded machine). Past it, the gate decides as if it were not there.
+ */
+const WALL_WAIT_MS = 10_000;
 
 export interface BashResult {
   exitCode: number | null;
@@ -177,11 +183,12 @@ function wallState(k: Known): WallState {
   if (k.kind === 'none') return 'asks';
   // Asked of a workspace already closed: nothing runs for it.
   if (k.kind === 'failed') return 'closed';
-  const w = k.wall;
-  if (w.closed) return 'closed';
-  if (w.mode === 'off') return 'off';
-  if (w.available) return 'sandboxed';
-  return w.mode === 'required' ? 'refused' : 'asks';
+  // The gate is told the same wall through the same function (the workspace's wallView): they agree.
+  const v = wallSeen(k.wall, k.wall.mode);
+  if (v.closed) return 'closed';
+  if (v.mode === 'off') return 'off';
+  if (v.available) return 'sandboxed';
+  return v.mode === 'required' ? 'refused' : 'asks';
 }
 
 const SUMMARY: Record<WallState, string> = {
@@ -233,12 +240,19 @@ function outsideNote(s: WallState, w: Wall | undefined, asked: boolean): string 
  * because it would be contained); nowhere when settings require the sandbox and it is unavailable, or its workspace is
  * closed.
  */
-export function createBashTool(wall?: Promise<Wall>) {
+export function createBashTool(wall?: Promise<Wall>, o: { readyWithinMs?: number } = {}) {
   let known: Known = wall ? { kind: 'starting' } : { kind: 'none' };
-  wall?.then(
+  const settled = wall?.then(
     (w) => void (known = { kind: 'wall', wall: w }),
     (e: unknown) => void (known = { kind: 'failed', why: (e as Error).message }),
   );
+  /** The sandbox's answer, waited for at most readyWithinMs before the gate decides (then it is not there). */
+  const ready = (): Promise<void> => {
+    if (!settled || known.kind !== 'starting') return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((res) => (timer = setTimeout(res, o.readyWithinMs ?? WALL_WAIT_MS)));
+    return Promise.race([settled, bound]).finally(() => clearTimeout(timer));
+  };
   const state = () => wallState(known);
   const tool = defineTool({
     name: TOOL.bash,
@@ -256,6 +270,7 @@ export function createBashTool(wall?: Promise<Wall>) {
     deferLoading: false,
     risk: TOOLS.bash.access,
     access: (a) => ({ command: a.command, ...(a.sandbox === false ? { unsandboxed: true } : {}) }),
+    ready,
     async handler(a, ctx) {
       const timeoutMs = a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
       const opts = {
