@@ -1,6 +1,14 @@
 // Commands that destroy work inside the workspace: the OS sandbox lets them run (they stay in the workspace), so the
 // gate still asks — the sandbox protects the machine, not the user's uncommitted work. Read from plain words only.
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { parseCommandLine } from './shell.js';
+
+/**
+ * The folders a command of the line may run in: the working folder and where each `cd` before it leads (all of them,
+ * as a `cd` inside a subshell or a pipeline may or may not carry over); undefined when one cannot be read.
+ */
+type Dirs = string[] | undefined;
 
 const wrappers = new Set([
   'sudo',
@@ -43,22 +51,60 @@ const base = (w: string): string => w.split('/').pop()!;
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
 
 /** git's subcommand and the words after it, past its global options (`git -C . -c x=y reset --hard`). */
-function gitSub(rest: string[]): { sub?: string; args: string[] } {
+function gitSub(rest: string[], dirs: Dirs): { sub?: string; args: string[]; dirs: Dirs } {
   let i = 0;
-  while (i < rest.length && rest[i]!.startsWith('-')) i += GIT_VALUED.has(rest[i]!) ? 2 : 1;
-  return { sub: rest[i], args: rest.slice(i + 1) };
+  while (i < rest.length && rest[i]!.startsWith('-')) {
+    // `git -C dir`: its paths are read from there.
+    if (rest[i] === '-C') dirs = into(dirs, rest[i + 1]);
+    i += GIT_VALUED.has(rest[i]!) ? 2 : 1;
+  }
+  return { sub: rest[i], args: rest.slice(i + 1), dirs };
 }
 
-function gitWhy(rest: string[]): string | undefined {
-  const { sub: s, args } = gitSub(rest);
+/** The folders after `cd target` from each of `dirs` (undefined: a target the gate cannot read). */
+function into(dirs: Dirs, target: string | undefined): Dirs {
+  if (!dirs || target === undefined || target === '\u2026' || target === '-' || target.startsWith('~'))
+    return undefined;
+  return [...new Set([...dirs, ...dirs.map((d) => resolve(d, target))])].slice(0, 16);
+}
+
+/** checkout's options that take the next word as their value (a new branch's name). */
+const CHECKOUT_VALUED = new Set(['-b', '-B', '--orphan']);
+
+/**
+ * Whether `git checkout WORD` reads WORD as a path (git does when no branch or commit has that name): it names a path
+ * that exists in a folder the command may run in, or is a pattern or pathspec no ref name can be (`*`, `?`, `[`,
+ * `:(…)`), or is not plain words. A name that is both a branch and a path counts as a path (the safe side).
+ */
+function checkoutPath(word: string, dirs: Dirs): boolean {
+  if (!dirs || word === '\u2026' || /[*?[\\]/.test(word) || word.startsWith(':')) return true;
+  return dirs.some((d) => existsSync(isAbsolute(word) ? word : resolve(d, word)));
+}
+
+function gitWhy(rest: string[], within: Dirs): string | undefined {
+  const { sub: s, args, dirs } = gitSub(rest, within);
   // git takes any unambiguous prefix of a long option, down to one letter (`git reset --h` is `--hard`).
   const long = (name: string): boolean => args.some((a) => longPrefix(a, name, 1));
   const has = (short: string, name: string): boolean => args.includes(short) || long(name);
   if (s === 'reset' && long('hard')) return 'git reset --hard';
   if (s === 'clean') return 'git clean';
   if (s === 'push' && args.some((a) => a === '-f' || /^--force/.test(a) || /^\+/.test(a))) return 'git push --force';
-  if (s === 'checkout' && (args.includes('--') || args.includes('.') || has('-f', 'force')))
+  if (
+    s === 'checkout' &&
+    (args.includes('--') ||
+      args.includes('.') ||
+      has('-f', 'force') ||
+      has('-p', 'patch') ||
+      long('pathspec-from-file'))
+  )
     return 'git checkout of files';
+  if (s === 'checkout') {
+    // Past a tree-ish, every word is a path (`git checkout main notes.txt`); one word alone is a path when git reads
+    // it so (no branch of that name): its uncommitted changes are thrown away.
+    const operands = args.filter((a, i) => !a.startsWith('-') && !CHECKOUT_VALUED.has(args[i - 1] ?? ''));
+    if (operands.length > 1 || (operands[0] !== undefined && checkoutPath(operands[0], dirs)))
+      return 'git checkout of files';
+  }
   if (s === 'switch' && (has('-f', 'force') || long('discard-changes'))) return 'git switch discarding changes';
   // restore writes the working tree unless only the index is named (`--staged` without `--worktree`).
   if (s === 'restore' && (!has('-S', 'staged') || has('-W', 'worktree'))) return 'git restore of files';
@@ -68,7 +114,7 @@ function gitWhy(rest: string[]): string | undefined {
   return undefined;
 }
 
-function why(words: string[]): string | undefined {
+function why(words: string[], dirs: Dirs): string | undefined {
   // A deleting program is looked for anywhere in the words, not only after the wrappers known here: `nice -n 5 rm
   // -rf`, `timeout 5 rm -r`, `busybox rm -r`, `find . -exec /bin/rm`. An `rm` that is only an argument asks too.
   for (let i = 0; i < words.length; i++) {
@@ -86,7 +132,7 @@ function why(words: string[]): string | undefined {
     }
     if (cmd === 'shred') return 'shred';
     if (cmd === 'git') {
-      const r = gitWhy(rest);
+      const r = gitWhy(rest, dirs);
       if (r) return r;
     }
   }
@@ -95,9 +141,11 @@ function why(words: string[]): string | undefined {
 
 /**
  * What makes this command line destructive inside the workspace ("a recursive delete", "git reset --hard"), or
- * undefined. A line that is not plain words counts as destructive (what it runs cannot be read).
+ * undefined. A line that is not plain words counts as destructive (what it runs cannot be read). `cwd`: the folder the
+ * command runs in, where a path it names is looked for (`git checkout notes.txt` discards that file's changes).
  */
-export function destructiveInWorkspace(line: string): string | undefined {
+export function destructiveInWorkspace(line: string, cwd?: string): string | undefined {
+  let dirs: Dirs = cwd === undefined ? undefined : [cwd];
   const parsed = parseCommandLine(line);
   if (!parsed.parsed) return `a command line that cannot be read (${parsed.notPlain ?? 'the parser refused it'})`;
   // A byte bash splits differently (a carriage return before `#`): what the gate reads is not what bash runs.
@@ -110,8 +158,13 @@ export function destructiveInWorkspace(line: string): string | undefined {
       return `a command line that is not plain words (${parsed.notPlain ?? 'an expansion'})`;
     const hidden = runsHidden(words);
     if (hidden) return hidden;
-    const r = why(words);
+    const r = why(words, dirs);
     if (r) return r;
+    if (base(words[0]!) === 'cd' || base(words[0]!) === 'pushd')
+      dirs = into(
+        dirs,
+        words.slice(1).find((w) => !/^-[LPe@]+$/.test(w)),
+      );
   }
   return undefined;
 }

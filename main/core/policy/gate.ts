@@ -342,7 +342,7 @@ function decide(call: ToolCall, actor: Actor, ctx: CallContext): Decision {
   if (isCommand && wall?.available && wall.mode !== 'off') {
     // Auto-allow when sandboxed: it can touch only the workspace and the hosts it is given. Work the user has not
     // committed is not the machine: destroying it still asks.
-    const harm = destructiveInWorkspace(access.command ?? '');
+    const harm = destructiveInWorkspace(access.command ?? '', ceiling.workspace);
     if (harm === undefined) return allow(say('gate.sandboxed', { tool: call.tool }));
     return ask(say('gate.destructive', { tool: call.tool, harm: displaySafe(harm) }));
   }
