@@ -2,6 +2,7 @@
 // makes it P1.
 import { english, say, type Said } from '../base/index.js';
 import type { Permissions } from './permissions.js';
+import { hostCovers } from './hosts.js';
 
 export interface PermissionDiff {
   addedTools: string[];
@@ -42,13 +43,6 @@ export function globCovers(old: string, next: string): boolean {
   const n = next.slice(base(next).length);
   if (o === '**') return true;
   return o.endsWith('/**') && n.startsWith(o.slice(0, -2));
-}
-
-/** True when host pattern `old` (`api.x.test`, `*.x.test`) already allows everything `next` does. */
-function hostCovers(old: string, next: string): boolean {
-  const o = old.toLowerCase();
-  const n = next.toLowerCase();
-  return o === n || (o.startsWith('*.') && n.endsWith(o.slice(1)));
 }
 
 const uncovered = (before: string[], after: string[]) => after.filter((g) => !before.some((o) => globCovers(o, g)));

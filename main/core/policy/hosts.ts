@@ -11,6 +11,20 @@ export function normalizeHost(host: string): string {
   return ip ? ip.toString() : h;
 }
 
+/**
+ * Whether host pattern `pattern` (`api.x.test`, `*.x.test`) covers `host`, as the sandbox runtime's proxy matches its
+ * allowed domains (matchesDomainPattern): `*.x` is every strict subdomain of x — not x itself, never an IP literal —
+ * and anything else is that one host. `host` may itself be a `*.` pattern: covered when all it matches is.
+ */
+export function hostCovers(pattern: string, host: string): boolean {
+  const wild = host.startsWith('*.');
+  const h = wild ? normalizeHost(host.slice(2)) : normalizeHost(host);
+  if (!pattern.startsWith('*.')) return !wild && h === normalizeHost(pattern);
+  const base = normalizeHost(pattern.slice(2));
+  if (wild && h === base) return true;
+  return !parseIp(h) && h.endsWith(`.${base}`);
+}
+
 function parseIp(h: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   // ipaddr.process also reads the old inet_aton forms (`0`, `127.1`, `0x7f.1`), as the resolver does.
   if (!/^[0-9a-fx.:]+$/i.test(h) || !(ipaddr.isValid(h) || ipaddr.IPv4.isValidFourPartDecimal(h))) return undefined;

@@ -5,7 +5,7 @@ import type { Effect, NewRule, Rule } from '../store/index.js';
 import { english, isInside, relPosix, say, type Said, type WordCode } from '../base/index.js';
 import { globMatcher } from '../base/index.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
-import { normalizeHost } from './hosts.js';
+import { hostCovers, normalizeHost } from './hosts.js';
 import { COMMAND_TOOLS } from './tool-table.js';
 import { inertOf, riskyArgument } from './inert.js';
 
@@ -167,8 +167,8 @@ function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
     // Both sides in one spelling: `[::ffff:127.0.0.1]`, `127.1` and `127.0.0.1` are the same host.
     const h = call.access.host === undefined ? undefined : normalizeHost(call.access.host);
     if (!h) return false;
-    const want = r.host.startsWith('*.') ? r.host.toLowerCase() : normalizeHost(r.host);
-    if (want.startsWith('*.') ? !(h === want.slice(2) || h.endsWith(want.slice(1))) : h !== want) return false;
+    // As the sandbox's proxy reads it: `*.x` is a strict subdomain of x (hosts.ts hostCovers).
+    if (!hostCovers(r.host, h)) return false;
   }
   return true;
 }
