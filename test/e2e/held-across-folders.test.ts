@@ -20,6 +20,8 @@ const heldSends: string[] = [];
 const app = journey({
   name: 'held',
   folder: 'alpha',
+  // No screenshots: its folders stay temporary (the notices journey's are alpha and beta under /tmp/work).
+  shown: false,
   files: { 'README.md': '# alpha\n' },
   prepare: () => {
     mkdirSync(beta, { recursive: true });

@@ -71,6 +71,8 @@ export interface JourneyOptions {
   name: string;
   /** The workspace folder's own name (it shows in the window's title); its path is shownDir()'s. */
   folder?: string;
+  /** `false`: the workspace stays in a temporary folder with KNACK_SCREENSHOTS=1 too (a journey with no screenshots). */
+  shown?: false;
   /** Files written into the workspace before serve starts (default: a README). */
   files?: Record<string, string>;
   /** Files written into the data folder before serve starts (settings.json, …). */
@@ -146,7 +148,9 @@ export function journey(o: JourneyOptions): Journey {
 
   const home = tempDir(`knack-e2e-${o.name}-home-`);
   const dataDir = join(home, 'data');
-  const workspace = shownDir(o.folder ?? `${o.name}-project`, `knack-e2e-${o.name}-ws-`);
+  const folder = o.folder ?? `${o.name}-project`;
+  const wsPrefix = `knack-e2e-${o.name}-ws-`;
+  const workspace = o.shown === false ? join(tempDir(wsPrefix), folder) : shownDir(folder, wsPrefix);
   const rendererOut = join(tempDir(`knack-e2e-${o.name}-renderer-`), 'renderer');
   const need = <T>(v: T | undefined, what: string): T => {
     if (v === undefined) throw new Error(`${what} is not there: the journey's before() has not run, or it failed`);

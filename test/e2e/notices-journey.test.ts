@@ -8,10 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { WebSocketRoute } from 'playwright';
 import { skillMd, writeTree } from '../helpers/tmp.js';
-import { journey, seriousA11y, skip } from './journey.js';
+import { journey, seriousA11y, shownDir, skip } from './journey.js';
 import { saveScreens } from './ui-screens.js';
 
 /** The page's side of the current connection; the methods whose frames are held back, and those held. */
@@ -49,7 +48,7 @@ const app = journey({
     }),
   ready: (a) => a.until(async () => (await a.page.title()).startsWith('alpha — ')),
 });
-const beta = join(dirname(app.workspace), 'beta');
+const beta = shownDir('beta', 'knack-e2e-notices-beta-');
 
 const notices = () => app.page.getByRole('region', { name: 'Notifications' });
 const sidebar = () => app.page.getByRole('navigation', { name: 'Skills' });
