@@ -64,7 +64,8 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
                 {t('skills.checking')}
               </span>
             )}
-            {!busy && level && <LevelBadge level={level} trusted={skill.audit.status === 'trusted'} />}
+            {/* A SKILL.md that cannot be read has no level: the last audit was of the text before it broke. */}
+            {!busy && level && !skill.broken && <LevelBadge level={level} trusted={skill.audit.status === 'trusted'} />}
             {skill.broken && (
               <span className="badge level-P0" title={say(skill.broken.words, skill.broken.message)}>
                 {t('skills.brokenBadge')}

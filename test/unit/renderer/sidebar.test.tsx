@@ -275,6 +275,9 @@ describe('skills sidebar', () => {
     c.broken = [badSkill({ line: 2, message: 'bad YAML' }, deploy.dir)];
     act(() => c.catalogChanged(WS.path));
     await screen.findByText('could not be read');
+    // Not also "approved by you": that level was the text's before it broke.
+    const row = document.querySelector('[data-skill="deploy"]')!;
+    expect(row.textContent).not.toContain('P1');
     const sw = screen.getByRole('switch', { name: 'Enable deploy' }) as HTMLButtonElement;
     expect(sw.disabled).toBe(true);
     expect(sw.getAttribute('aria-checked')).toBe('false');
@@ -283,6 +286,7 @@ describe('skills sidebar', () => {
     act(() => c.catalogChanged(WS.path));
     await waitFor(() => expect(screen.queryByText('could not be read')).toBeNull());
     expect((screen.getByRole('switch', { name: 'Enable deploy' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(document.querySelector('[data-skill="deploy"]')!.textContent).toContain('P1 · approved by you');
   });
 });
 
