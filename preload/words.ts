@@ -612,6 +612,7 @@ export const WORDS = {
   'sandbox.probeFailed': 'a test command did not run inside the sandbox (exit {{code}}); user namespaces may be off',
   'sandbox.proxyStopped': 'the sandbox network proxy stopped; reopen the workspace to restart it',
   'sandbox.closed': 'its workspace was closed',
+  'sandbox.starting': 'it is still starting',
   'sandbox.hintOff': 'set "sandbox": {"mode": "auto"} in settings',
   'sandbox.hintLinux':
     'install bubblewrap, socat and ripgrep (Debian/Ubuntu: {{apt}}; Fedora: {{dnf}}), and allow unprivileged user namespaces',

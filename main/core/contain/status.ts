@@ -1,7 +1,7 @@
 // Whether this machine can contain commands: the backend the sandbox runtime uses here, what is missing, and the one
 // line that installs it. Shown by `knack sandbox status`, the Settings page and the window's header badge.
 import { platform } from 'node:os';
-import { say, type Said } from '../base/index.js';
+import { english, say, type Said } from '../base/index.js';
 import type { Wall } from './wall.js';
 
 /** How the workspace treats commands when the sandbox is or is not there (settings `sandbox.mode`). */
@@ -35,19 +35,27 @@ interface WallSeen {
   mode: SandboxMode;
   available: boolean;
   reason: string;
+  /** `reason` as words (absent for the sandbox runtime's own words). */
+  reasonWords?: Said;
   closed?: true;
   starting?: true;
 }
 
 export function wallSeen(wall: Wall | undefined, mode: SandboxMode, workspaceClosed = false): WallSeen {
+  const why = (words: Said) => ({ reason: english(words), reasonWords: words });
   if (workspaceClosed || wall?.closed)
-    return { mode: wall?.mode ?? mode, available: false, reason: 'its workspace was closed', closed: true };
+    return { mode: wall?.mode ?? mode, available: false, ...why(say('sandbox.closed')), closed: true };
   if (!wall)
     return mode === 'off'
-      ? { mode, available: false, reason: 'turned off in settings' }
-      : { mode, available: false, reason: 'it is still starting', starting: true };
+      ? { mode, available: false, ...why(say('sandbox.offInSettings')) }
+      : { mode, available: false, ...why(say('sandbox.starting')), starting: true };
   const s = wall.status();
-  return { mode: s.mode, available: s.available, reason: s.reason };
+  return {
+    mode: s.mode,
+    available: s.available,
+    reason: s.reason,
+    ...(s.reasonWords ? { reasonWords: s.reasonWords } : {}),
+  };
 }
 
 export function backendOf(os: NodeJS.Platform = platform()): string {

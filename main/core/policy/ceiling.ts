@@ -1,7 +1,7 @@
 // The harness ceiling: what any call may touch at all (tools, network, read/write roots), from settings.policy.ceiling.
 // Default: the open workspace read/write, each skill's own folder read-only, network off. Configurable per workspace.
 import type { Settings } from '../config/index.js';
-import { realRoot } from '../base/index.js';
+import { realRoot, type Said } from '../base/index.js';
 
 export interface Ceiling {
   /** Tool names offered at all; `*` = every registered tool. */
@@ -27,6 +27,8 @@ export interface WallView {
   available: boolean;
   /** Why it is unavailable. */
   reason: string;
+  /** `reason` as words the window says in its language (absent for the sandbox runtime's own words). */
+  reasonWords?: Said;
   /** Closed with its workspace: nothing runs for it, whatever the mode, so every command is refused. */
   closed?: boolean;
   /** It has not answered yet (past the bounded wait for it): treated as not there. */

@@ -98,12 +98,16 @@ function internalWords(kind: string): Said {
   return say('host.reserved', { kind });
 }
 
+/** Why the sandbox is not up: its words when it has them (escaped), else its own text. */
+const wallReason = (wall: WallView): Said | string =>
+  wall.reasonWords ? displaySafeWords(wall.reasonWords) : displaySafe(wall.reason);
+
 /** Why a command runs without the sandbox, as words: none known, off in settings, still starting, or down. */
 function outsideWhy(wall: WallView | undefined): Said {
   if (!wall) return say('gate.outside.none');
   if (wall.mode === 'off') return say('gate.outside.off');
   if (wall.starting) return say('gate.outside.starting');
-  return say('gate.outside.unavailable', { reason: displaySafe(wall.reason) });
+  return say('gate.outside.unavailable', { reason: wallReason(wall) });
 }
 
 function malformed(call: unknown): string | undefined {
@@ -281,7 +285,7 @@ function decide(call: ToolCall, actor: Actor, ctx: CallContext): Decision {
   if (wall?.mode === 'required' && access.unsandboxed)
     return deny(say('gate.unsandboxedForbidden', { tool: call.tool }));
   if (wall?.mode === 'required' && !wall.available)
-    return deny(say('gate.sandboxRequired', { tool: call.tool, reason: displaySafe(wall.reason) }));
+    return deny(say('gate.sandboxRequired', { tool: call.tool, reason: wallReason(wall) }));
   // A deny rule the user wrote may be among those that cannot be read: nothing passes without a person.
   const unreadable = opts.rulesUnreadable?.();
   if (unreadable !== undefined)
@@ -295,7 +299,7 @@ function decide(call: ToolCall, actor: Actor, ctx: CallContext): Decision {
   // inside the wall; on the host the same words could do anything (the gate cannot read a shell line completely).
   if (isCommand && m?.effect === 'allow' && wall?.mode === 'auto' && !wall.available)
     return ask(
-      say('gate.sandboxDownRule', { tool: call.tool, reason: displaySafe(wall.reason), rule: ruleSaid(m.rule) }),
+      say('gate.sandboxDownRule', { tool: call.tool, reason: wallReason(wall), rule: ruleSaid(m.rule) }),
       m.rule,
     );
   if (isCommand && access.unsandboxed && wall?.mode !== 'off') return ask(say('gate.unsandboxed', { tool: call.tool }));

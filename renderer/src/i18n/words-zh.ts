@@ -519,6 +519,7 @@ export const wordsZh: Record<WordCode, string> = {
   'sandbox.probeFailed': '一条测试命令没能在沙箱中运行（退出码 {{code}}）；可能关闭了用户命名空间',
   'sandbox.proxyStopped': '沙箱的网络代理已停止；重新打开工作区即可重启它',
   'sandbox.closed': '它的工作区已关闭',
+  'sandbox.starting': '它仍在启动',
   'sandbox.hintOff': '在设置中写入 "sandbox": {"mode": "auto"}',
   'sandbox.hintLinux':
     '安装 bubblewrap、socat 和 ripgrep（Debian/Ubuntu：{{apt}}；Fedora：{{dnf}}），并允许非特权用户命名空间',

@@ -232,4 +232,15 @@ test('past its bounded wait, a sandbox still starting is not there: asked as out
   // Mode required refuses it without a question.
   const required = agentOver(ws, 'required', never, { readyWithinMs: 50 });
   assert.equal((await required.run()).outcome, 'refused');
+  // Why, in words the window says in its language: the sandbox's state is a code too, not English inside them.
+  const refused = await required.ex.execute(
+    'bash',
+    { command: 'touch never' },
+    { workspace: ws, actor: { kind: 'agent', activeSkills: [] } },
+  );
+  assert.equal(refused.ok, false);
+  const gate = (refused as { said?: { params?: { reason?: { code: string; params?: { reason?: unknown } } } } }).said
+    ?.params?.reason;
+  assert.equal(gate?.code, 'gate.sandboxRequired');
+  assert.deepEqual(gate?.params?.reason, { code: 'sandbox.starting' });
 });
