@@ -36,7 +36,11 @@ export const skip = chromiumPath() ? false : 'Debian Chromium is not installed h
  * would share it fails, naming it. Call it at the top level, not in a hook.
  */
 export function shownDir(name: string, prefix = 'knack-e2e-'): string {
-  if (process.env.KNACK_SCREENSHOTS !== '1') return join(tempDir(prefix), name);
+  if (process.env.KNACK_SCREENSHOTS !== '1') {
+    const dir = join(tempDir(prefix), name);
+    mkdirSync(dir);
+    return dir;
+  }
   const dir = join(tmpdir(), 'work', name);
   mkdirSync(join(dir, '..'), { recursive: true });
   try {
