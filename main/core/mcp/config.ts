@@ -238,6 +238,16 @@ function readConfigFile(file: string, baseDir: string, diags: Diagnostic[]): Mcp
 }
 
 /**
+ * A user server's relative command path (`bin/server`) from its cwd, else the data folder: never from the folder that
+ * is open, where a cloned repository could have planted a program of that name. A bare name (`npx`) is looked up on
+ * PATH as before.
+ */
+function ownCommand(s: McpServerConfig, dataDir: string): McpServerConfig {
+  if (s.kind !== 'stdio' || isAbsolute(s.command) || !/[/\\]/.test(s.command)) return s;
+  return { ...s, command: resolve(s.cwd ?? dataDir, s.command) };
+}
+
+/**
  * User servers, then workspace servers. A workspace's mcp.json comes with whatever repository was cloned, so its
  * servers start only when the user trusts them (`trustWorkspace`, or `trusted` for one server: the window's form):
  * then a workspace server replaces a user server of the same name. Untrusted ones come back in `held`, and never
@@ -251,7 +261,8 @@ export function loadMcpConfig(
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, McpServerConfig>();
   const held: McpServerConfig[] = [];
-  for (const s of readConfigFile(userMcpPath(dataDir), dataDir, diagnostics)) byName.set(s.name, s);
+  for (const s of readConfigFile(userMcpPath(dataDir), dataDir, diagnostics))
+    byName.set(s.name, ownCommand(s, dataDir));
   if (workspace) {
     for (const s of readConfigFile(workspaceMcpPath(workspace), workspace, diagnostics)) {
       if (opts.trustWorkspace === false && !opts.trusted?.(s)) held.push(s);

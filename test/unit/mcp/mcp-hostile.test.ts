@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { McpConnection } from '../../../main/core/mcp/connection.js';
@@ -11,7 +11,7 @@ import { openToolbox } from '../../../main/core/toolbox.js';
 import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import type { ApprovalRequest } from '../../../main/core/tools/index.js';
-import type { McpServerConfig } from '../../../main/core/mcp/config.js';
+import { loadMcpConfig, type McpServerConfig } from '../../../main/core/mcp/config.js';
 
 const MB = 1024 * 1024;
 
@@ -64,12 +64,12 @@ async function floodServer(type: 'sse' | 'json') {
   return { seen, url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
 }
 
-function connection(config: McpServerConfig) {
+function connection(config: McpServerConfig, workspace = tempDir()) {
   const downs: string[] = [];
   const conn = new McpConnection(
     config,
     { onTools: () => undefined, onDown: (r) => downs.push(r) },
-    { workspace: tempDir(), backoff: { initialMs: 60_000, maxMs: 60_000, maxAttempts: 1 } },
+    { workspace, backoff: { initialMs: 60_000, maxMs: 60_000, maxAttempts: 1 } },
   );
   return { conn, downs };
 }
@@ -210,4 +210,25 @@ createInterface({ input: process.stdin }).on('line', (l) => {
   } finally {
     await box.close();
   }
+});
+
+test('a relative command in your own mcp.json runs from your data folder, never from the folder that is open', async () => {
+  const data = tempDir();
+  const ws = tempDir();
+  writeFileSync(join(data, 'mcp.json'), JSON.stringify({ mcpServers: { tool: { command: 'bin/server' } } }));
+  // The open folder plants bin/server: a program that leaves a mark when it runs.
+  const planted = join(ws, 'PLANTED-RAN');
+  mkdirSync(join(ws, 'bin'));
+  writeFileSync(join(ws, 'bin', 'server'), `#!/bin/sh\ntouch ${planted}\n`, { mode: 0o755 });
+  const { servers, diagnostics } = loadMcpConfig(data, ws);
+  assert.deepEqual(diagnostics, []);
+  const [server] = servers;
+  assert.equal(server?.kind === 'stdio' && server.command, join(data, 'bin', 'server'));
+  const { conn } = connection({ ...server!, connectTimeoutMs: 20_000 }, ws);
+  try {
+    assert.equal(await conn.connect(), false);
+  } finally {
+    await conn.close();
+  }
+  assert.equal(existsSync(planted), false, "the open folder's bin/server ran");
 });
