@@ -51,6 +51,7 @@ export const WORDS = {
   instructionsImportUnreadable: 'Project instructions ({{file}}): its import {{import}} could not be read: {{why}}',
   instructionsImportOutside: 'it is outside the open folder',
   instructionsCapReached: 'the {{cap}}-byte cap is reached',
+  instructionsDenied: 'a rule of yours denies reading it',
   // the tiers a skill lives in, as a word inside another message
   tierBuiltin: 'built-in',
   tierUser: 'user',

@@ -90,7 +90,13 @@ function unreadable(file: string, problem: Said): InstructionFile {
  * Read `path` (absolute, its real path inside `root` checked here): only a regular file, UTF-8, cut at `cap` bytes.
  * Also gives the real path, so an import is read once however it is reached.
  */
-function read(path: string, root: string, file: string, cap: number): { got: InstructionFile; real?: string } {
+function read(
+  path: string,
+  root: string,
+  file: string,
+  cap: number,
+  allowed: MayRead,
+): { got: InstructionFile; real?: string } {
   let real;
   try {
     real = realPathOf(path, root);
@@ -99,6 +105,8 @@ function read(path: string, root: string, file: string, cap: number): { got: Ins
   }
   if (!real.exists) return { got: unreadable(file, say('fs.ENOENT')) };
   if (!isInside(real.real, root)) return { got: unreadable(file, say('instructionsOutside')) };
+  // A file the user's rules keep from the model is not read for it here either.
+  if (!allowed(file)) return { got: unreadable(file, say('instructionsDenied')) };
   let got;
   try {
     // The resolved path, not followed again (a link swapped in after the check fails to open); a pipe never blocks.
@@ -150,22 +158,33 @@ function importsOf(text: string): string[] {
   return out;
 }
 
+/** Whether the model may read a file (its path from the workspace root): the gate's deny rules. */
+export type MayRead = (file: string) => boolean;
+
 interface Reading {
   value: ProjectInstructions;
   /** Every path looked at, with its stamp then: a change to any reads all again. */
   stamps: Map<string, string | undefined>;
+  /** Every file put to `mayRead`, with its answer then: a rule added or removed reads all again. */
+  asked: Map<string, boolean>;
 }
 
 /**
  * Read the file `name` (a path from the workspace root: the root's AGENTS.md or CLAUDE.md, or a subfolder's) and, for
  * a CLAUDE.md, its imports depth first, all within the cap and the folder.
  */
-function readAll(workspace: string, name: string, rootStamp: string | undefined): Reading {
+function readAll(workspace: string, name: string, rootStamp: string | undefined, mayRead: MayRead): Reading {
   const root = realRoot(workspace);
   const stamps = new Map<string, string | undefined>([[join(workspace, name), rootStamp]]);
-  const first = read(join(root, name), root, name, PROJECT_INSTRUCTIONS_CAP);
+  const asked = new Map<string, boolean>();
+  const allowed = (file: string) => {
+    const yes = mayRead(file);
+    asked.set(file, yes);
+    return yes;
+  };
+  const first = read(join(root, name), root, name, PROJECT_INSTRUCTIONS_CAP, allowed);
   const value: ProjectInstructions = { ...first.got, imports: [] };
-  if (basename(name) !== IMPORTING_FILE || !first.real) return { value, stamps };
+  if (basename(name) !== IMPORTING_FILE || !first.real) return { value, stamps, asked };
   const seen = new Set([first.real]);
   let left = PROJECT_INSTRUCTIONS_CAP - Buffer.byteLength(first.got.text);
   const walk = (text: string, from: string, depth: number): void => {
@@ -190,7 +209,7 @@ function readAll(workspace: string, name: string, rootStamp: string | undefined)
         value.imports.push(unreadable(file, say('instructionsCapReached', { cap: PROJECT_INSTRUCTIONS_CAP })));
         continue;
       }
-      const got = read(path, root, file, left);
+      const got = read(path, root, file, left, allowed);
       value.imports.push(got.got);
       if (!got.real) continue;
       seen.add(got.real);
@@ -199,14 +218,15 @@ function readAll(workspace: string, name: string, rootStamp: string | undefined)
     }
   };
   walk(first.got.text, join(root, name), 1);
-  return { value, stamps };
+  return { value, stamps, asked };
 }
 
 /** The workspace's instructions, read again only when a stat says a file changed (the same object until then). */
 export class ProjectInstructionsReader {
   private last: { workspace: string; file: string | undefined; reading: Reading | undefined } | undefined;
 
-  current(workspace: string): ProjectInstructions | undefined {
+  /** `mayRead`: the gate's answer for a file (every file when left out). */
+  current(workspace: string, mayRead: MayRead = () => true): ProjectInstructions | undefined {
     let file: string | undefined;
     let st: string | undefined;
     for (const name of PROJECT_INSTRUCTION_FILES) {
@@ -226,9 +246,13 @@ export class ProjectInstructionsReader {
           break;
         }
       }
+      for (const [file, was] of hit.reading.asked) {
+        if (!same) break;
+        if (mayRead(file) !== was) same = false;
+      }
       if (same) return hit.reading.value;
     }
-    const reading = file ? readAll(workspace, file, st) : undefined;
+    const reading = file ? readAll(workspace, file, st, mayRead) : undefined;
     this.last = { workspace, file, reading };
     return reading?.value;
   }
@@ -258,11 +282,11 @@ export function foldersTo(workspace: string, path: string, isDir: boolean): stri
  * A subfolder's own instructions: its AGENTS.md, else its CLAUDE.md with its imports, read as the root's are (inside
  * the folder only, capped); undefined when it has neither. `dir`: the folder from the workspace root, with `/`.
  */
-export function folderInstructions(workspace: string, dir: string): ProjectInstructions | undefined {
+export function folderInstructions(workspace: string, dir: string, mayRead: MayRead): ProjectInstructions | undefined {
   for (const name of PROJECT_INSTRUCTION_FILES) {
     const file = `${dir}/${name}`;
     const st = stamp(join(workspace, file));
-    if (st !== undefined) return readAll(workspace, file, st).value;
+    if (st !== undefined) return readAll(workspace, file, st, mayRead).value;
   }
   return undefined;
 }

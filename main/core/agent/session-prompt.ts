@@ -16,7 +16,14 @@ import {
 } from './prompt.js';
 import type { ProjectionEntry } from './types.js';
 import { english } from '../base/index.js';
-import { folderInstructions, foldersTo, instructionsWords, type ProjectInstructions } from './project-instructions.js';
+import {
+  folderInstructions,
+  foldersTo,
+  instructionsWords,
+  type MayRead,
+  type ProjectInstructions,
+} from './project-instructions.js';
+import { join } from 'node:path';
 import { renderInstructions } from './prompt.js';
 import { accessForArgs, TOOL, type Gate } from '../policy/index.js';
 
@@ -31,6 +38,8 @@ export interface PromptSource {
   vision(): boolean;
   /** The loaded skills' instructions, in order. */
   loadedBodies(): Parameters<typeof assemblePrompt>[0]['loaded'];
+  /** The gate the model's calls pass: a file it denies the model is not read as instructions either. */
+  readonly gate: Gate;
 }
 
 export class SessionPrompt {
@@ -42,6 +51,8 @@ export class SessionPrompt {
   constructor(private readonly src: PromptSource) {
     this.caches = { prompt: promptCacheFor(src.catalog), messages: new MessageTokens(), text: new TextTokens() };
   }
+
+  private mayRead: MayRead | undefined;
 
   /** The token counts of messages (what compaction saves is counted with the same cache). */
   get messageTokens(): MessageTokens {
@@ -72,7 +83,9 @@ export class SessionPrompt {
   /** The folder's own instructions, unless the `agent.projectInstructions` setting is off (a stat when it is on). */
   instructions(): ProjectInstructions | undefined {
     const s = this.src;
-    return s.settings.agent.projectInstructions ? this.caches.prompt.instructions.current(s.workspace) : undefined;
+    return s.settings.agent.projectInstructions
+      ? this.caches.prompt.instructions.current(s.workspace, (this.mayRead ??= mayRead(s.gate, s.workspace)))
+      : undefined;
   }
 
   /**
@@ -143,6 +156,15 @@ export class SessionPrompt {
   }
 }
 
+/** Whether the agent may read a file of the workspace (its path from the root): the gate says anything but deny. */
+function mayRead(gate: Gate, workspace: string): MayRead {
+  return (file) => {
+    const args = { path: join(workspace, file) };
+    const call = { tool: TOOL.read_file, args, access: accessForArgs(TOOL.read_file, args) };
+    return gate.authorize(call, { kind: 'agent', activeSkills: [] }).verdict !== 'deny';
+  };
+}
+
 /**
  * A subfolder's own AGENTS.md or CLAUDE.md, given to the model the first time it works there, as Claude Code reads a
  * subfolder's CLAUDE.md: a read_file or list_dir that succeeds in `pkg/a` brings `pkg`'s and `pkg/a`'s files, each once
@@ -151,12 +173,15 @@ export class SessionPrompt {
  */
 export class FolderInstructions {
   private readonly given = new Set<string>();
+  private readonly mayRead: MayRead;
 
   constructor(
     private readonly workspace: string,
-    private readonly gate: Gate,
+    gate: Gate,
     private readonly enabled: () => boolean,
-  ) {}
+  ) {
+    this.mayRead = mayRead(gate, workspace);
+  }
 
   /** The text to put after a successful call's result ('' for none). */
   after(tool: string, args: unknown): string {
@@ -166,22 +191,13 @@ export class FolderInstructions {
     const out: string[] = [];
     for (const dir of foldersTo(this.workspace, typeof path === 'string' ? path : '.', tool === TOOL.list_dir)) {
       if (this.given.has(dir)) continue;
-      const p = folderInstructions(this.workspace, dir);
-      if (!p || !this.readable(p.file)) continue;
+      const p = folderInstructions(this.workspace, dir, this.mayRead);
+      // A folder's file the gate denies is not given at all (its words would name what the user keeps private).
+      if (!p || p.problem?.code === 'instructionsDenied') continue;
       this.given.add(dir);
       const text = renderInstructions(p);
       if (text) out.push(text);
     }
     return out.join('\n');
-  }
-
-  private readable(file: string): boolean {
-    const args = { path: file };
-    const call = {
-      tool: TOOL.read_file,
-      args,
-      access: accessForArgs(TOOL.read_file, { path: `${this.workspace}/${file}` }),
-    };
-    return this.gate.authorize(call, { kind: 'agent', activeSkills: [] }).verdict !== 'deny';
   }
 }

@@ -165,6 +165,7 @@ export class ChatSession {
       contextWindow: () => this.opts.provider?.contextWindow ?? host.settings.catalog.contextWindow,
       vision: () => (this.opts.provider ? this.opts.provider.vision === true : true),
       loadedBodies: () => this.skills.loadedBodies(),
+      gate: host.gate,
     });
     this.folderInstructions = new FolderInstructions(
       host.workspace,

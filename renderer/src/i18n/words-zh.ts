@@ -25,6 +25,7 @@ export const wordsZh: Record<WordCode, string> = {
   instructionsImportUnreadable: '项目说明（{{file}}）：它导入的 {{import}} 无法读取：{{why}}',
   instructionsImportOutside: '它在打开的文件夹之外',
   instructionsCapReached: '已达到 {{cap}} 字节的上限',
+  instructionsDenied: '你的规则禁止读取它',
   tierBuiltin: '内置',
   tierUser: '用户',
   tierProject: '项目',

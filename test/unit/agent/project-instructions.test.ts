@@ -525,3 +525,39 @@ test('a subfolder AGENTS.md a deny rule covers, or through a link out, or with t
     else assert.match(toolResultsOf(env.server, 1).c!, /\n<project_instructions source="pkg\/AGENTS.md">\nPKG-MARKER/);
   }
 });
+
+test('a file the user denied the model to read is not sent as instructions or an import, and is named', async () => {
+  const env = await agentEnv({
+    files: {
+      'CLAUDE.md': 'ROOT-MARKER\n@secret/key.md\n@docs/ok.md\n',
+      'secret/key.md': 'SECRET-KEY-MARKER\n',
+      'docs/ok.md': 'OK-MARKER\n',
+    },
+  });
+  env.ws.store!.policy.insertRule({ effect: 'deny', tool: 'read_file', path: 'secret/**' });
+  env.server.script({ text: 'ok' });
+  const chat = env.agent.newSession();
+  await chat.send('hello');
+  const { stable, all } = systemOf(env.server, 0);
+  assert.doesNotMatch(all, /SECRET-KEY-MARKER/);
+  assert.deepEqual(
+    tags(stable).map(([s]) => s),
+    ['CLAUDE.md', 'docs/ok.md'],
+  );
+  assert.match(stable, /not read: secret\/key\.md \(a rule of yours denies reading it\)/);
+  assert.equal(
+    (await entryOf(chat))?.said,
+    'Project instructions (CLAUDE.md): its import secret/key.md could not be read: a rule of yours denies reading it',
+  );
+
+  const root = await agentEnv({ files: { 'AGENTS.md': 'DENIED-ROOT-MARKER\n' } });
+  root.ws.store!.policy.insertRule({ effect: 'deny', tool: 'read_file', path: 'AGENTS.md' });
+  root.server.script({ text: 'ok' });
+  const c2 = root.agent.newSession();
+  await c2.send('hello');
+  assert.doesNotMatch(systemOf(root.server, 0).all, /DENIED-ROOT-MARKER/);
+  assert.equal(
+    (await entryOf(c2))?.said,
+    'Project instructions (AGENTS.md) could not be read: a rule of yours denies reading it',
+  );
+});
