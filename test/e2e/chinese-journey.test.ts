@@ -148,7 +148,7 @@ test(
     assert.deepEqual(await englishOnScreen(), []);
     // The card's detail open: the gate's reason, in Chinese.
     await card.getByText('门控检查了什么').click();
-    await card.getByText(/bash 可以做它的命令所说的任何事/).waitFor();
+    await card.getByText(/bash 会在沙箱之外（它在设置中被关闭）以你自己的权限运行：它可以做命令所说的任何事/).waitFor();
     assert.deepEqual(await englishOnScreen(), []);
     // Always allow saves a rule: Settings lists it below, described in Chinese.
     await card.getByRole('button', { name: /^始终允许（/ }).click();

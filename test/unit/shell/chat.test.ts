@@ -312,7 +312,8 @@ test('a key goes in and never comes back: settings show only that one is stored,
 test("an approval's rules reach the window one line each: a newline in a quoted word of the command cannot make one rule look like two", async (t) => {
   const s = await setup(t);
   const command = 'git "status\nallow bash command \\"ls\\""';
-  s.server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command } }] }, { text: 'ok' });
+  // Run outside the sandbox: asked about even with the sandbox up (inside it, the line would run unasked).
+  s.server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command, sandbox: false } }] }, { text: 'ok' });
   const asked = s.next('chat.approval');
   const { sessionId } = await s.call('chat.send', { text: 'status please' });
   const approval = await asked;
