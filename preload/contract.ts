@@ -964,10 +964,12 @@ export const methods = {
   'sources.close': m(z.object({ openId: Id }).strict(), Empty),
   /**
    * Compare every skill installed from a source with it (the Updates badge). Fetches only when the lock entries changed
-   * since the last check, or with `refresh` (Check for updates, the periodic check); otherwise the last answer.
+   * since the last check, or with `refresh` (Check for updates, the periodic check); otherwise the last answer. The
+   * project lock's sources on this computer or its network (file://, loopback, private addresses) are checked only
+   * with `asked` (the user pressed Check for updates): a cloned folder's lock never aims git at them unasked.
    */
   'sources.updates': m(
-    z.object({ refresh: z.boolean().optional() }).strict(),
+    z.object({ refresh: z.boolean().optional(), asked: z.boolean().optional() }).strict(),
     z.object({ items: z.array(SkillUpdate) }),
   ),
   /** Apply an update that was shown: it goes through only at the content hash shown; a widening waits for approval. */

@@ -79,8 +79,11 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
   const progress: NonNullable<FetchOptions['onProgress']> = (stage, detail) =>
     ctx.events.emit('sources.progress', { stage, detail });
 
-  /** Check every source-installed skill of both tiers for a newer version (what the Updates dialog shows). */
-  const checkAll = async () => {
+  /**
+   * Check every source-installed skill of both tiers for a newer version (what the Updates dialog shows). The project
+   * tier's lock comes with the folder: its sources on this computer or its network are asked only when the user asks.
+   */
+  const checkAll = async (asked: boolean) => {
     const items = [];
     const next = new Map<string, Candidate>();
     for (const tier of ['project', 'user'] as const) {
@@ -91,6 +94,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
           wall: wall(),
           cwd: ctx.workspace().workspace,
           onProgress: progress,
+          skipLocal: tier === 'project' && !asked,
         });
       } catch (e) {
         dropShown(next, shown);
@@ -217,12 +221,12 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       return {};
     },
 
-    'sources.updates': ({ refresh }) => {
+    'sources.updates': ({ refresh, asked }) => {
       // The window asks whenever the catalog changes: the network is asked only when a lock changed, or when the user
       // (or the periodic check) says refresh. One check at a time.
       const key = lockKey();
-      if (!refresh && last?.key === key) return last.answer;
-      const run = (updating ?? Promise.resolve()).then(checkAll);
+      if (!refresh && !asked && last?.key === key) return last.answer;
+      const run = (updating ?? Promise.resolve()).then(() => checkAll(asked === true));
       const mine: Promise<unknown> = run.then(
         () => undefined,
         () => undefined,

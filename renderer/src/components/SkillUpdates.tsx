@@ -26,10 +26,12 @@ export function UpdatesBadge() {
   /** The whole check failed (a skills.lock.json that does not parse): said next to the button, never dropped. */
   const [failed, setFailed] = useState<Failure>();
   const [open, setOpen] = useState(false);
+  /** `asked`: the user pressed Check for updates (the project's sources on this computer are asked only then). */
   const check = useCallback(
-    async (refresh?: boolean) => {
+    async (refresh?: boolean, asked?: boolean) => {
       try {
-        setItems((await client.call('sources.updates', refresh ? { refresh: true } : {})).items);
+        const params = { ...(refresh ? { refresh: true } : {}), ...(asked ? { asked: true } : {}) };
+        setItems((await client.call('sources.updates', params)).items);
         setFailed(undefined);
       } catch (e) {
         setItems([]);
@@ -56,7 +58,7 @@ export function UpdatesBadge() {
   ].join(t('updates.and'));
   return (
     <>
-      <button type="button" className="link" onClick={() => void check(true)} title={t('updates.check')}>
+      <button type="button" className="link" onClick={() => void check(true, true)} title={t('updates.check')}>
         {t('updates.check')}
       </button>
       {shown.length > 0 && (

@@ -46,20 +46,21 @@ const pluginGone: SkillUpdate = {
 const upToDate: SkillUpdate = { name: 'steady', tier: 'project', status: 'up-to-date', from: 'd'.repeat(40) };
 
 describe('Updates badge', () => {
-  it('a catalog change asks without refresh; Check for updates asks with it', async () => {
+  it('a catalog change asks without refresh; Check for updates asks with it, as the user asking', async () => {
     const c = memoryClient();
-    const asked: (boolean | undefined)[] = [];
-    c.handlers['sources.updates'] = ({ refresh }) => {
-      asked.push(refresh);
+    const asked: string[] = [];
+    c.handlers['sources.updates'] = ({ refresh, asked: byUser }) => {
+      asked.push(`${refresh ?? '-'}/${byUser ?? '-'}`);
       return { items: asked.length > 2 ? [available] : [] };
     };
     renderWith(<UpdatesBadge />, c, { workspace: WS });
     await screen.findByRole('button', { name: 'Check for updates' });
     await act(async () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 }));
-    expect(asked).toEqual([undefined, undefined]);
+    expect(asked).toEqual(['-/-', '-/-']);
     await userEvent.click(screen.getByRole('button', { name: 'Check for updates' }));
     await screen.findByRole('button', { name: 'Updates: 1' });
-    expect(asked).toEqual([undefined, undefined, true]);
+    // Only the click may ask the project's sources on this computer (main's sources.updates).
+    expect(asked).toEqual(['-/-', '-/-', 'true/true']);
   });
 
   it('failed checks are counted on the badge and each names its skill once in the dialog, in English and Chinese', async () => {

@@ -65,7 +65,7 @@ test('sources over the contract: open with progress, install picks, approve P1, 
   await call('sources.close', { openId: opened.openId });
 
   repo.commit({ 'skills/plain/SKILL.md': fm('plain', true) });
-  const { items } = await call('sources.updates', {});
+  const { items } = await call('sources.updates', { asked: true });
   const u = items.find((i) => i.name === 'plain')!;
   assert.equal(u.status, 'available');
   assert.equal(u.diff?.widened, true);
@@ -108,7 +108,7 @@ test('a check keeps no clone, only a copy of each update; Update installs that c
   const second = fm('tidy', false) + '\nSecond words.\n';
   repo.commit({ 'skills/tidy/SKILL.md': second });
   const checking = fetches();
-  const checked = (await call('sources.updates', { refresh: true })).items.find((i) => i.name === 'tidy')!;
+  const checked = (await call('sources.updates', { refresh: true, asked: true })).items.find((i) => i.name === 'tidy')!;
   assert.equal(checked.status, 'available');
   assert.ok(fetches() > checking, 'the check fetches');
   assert.deepEqual(clones(), before, 'the check removed its clone');
@@ -129,7 +129,7 @@ test('a check keeps no clone, only a copy of each update; Update installs that c
   );
 
   // The held copy changed between the check and the click: refused, nothing installed, the copy gone.
-  const again = (await call('sources.updates', { refresh: true })).items.find((i) => i.name === 'tidy')!;
+  const again = (await call('sources.updates', { refresh: true, asked: true })).items.find((i) => i.name === 'tidy')!;
   assert.notEqual(again.contentHash, checked.contentHash);
   const [holder] = held();
   writeFileSync(join(fetched, holder!, 'tidy', 'SKILL.md'), fm('tidy', true));
@@ -141,7 +141,7 @@ test('a check keeps no clone, only a copy of each update; Update installs that c
   assert.notEqual(readFileSync(installed, 'utf8'), first);
 
   // A copy held when the service closes goes with it.
-  assert.equal((await call('sources.updates', { refresh: true })).items[0]?.status, 'available');
+  assert.equal((await call('sources.updates', { refresh: true, asked: true })).items[0]?.status, 'available');
   assert.equal(held().length, 1);
   await env.service.close();
   assert.deepEqual(held(), [], 'closing the service removes the held copy');
@@ -162,6 +162,7 @@ test("the window's fetch runs git inside the workspace's wall: a repository unde
 });
 
 test('the Updates badge asks the sources again only when a lock changed, or when told to refresh', async (t) => {
+  // In the user's own tier: the project tier's sources on this computer are asked only when the user asks (below).
   const env = await serviceEnv(t);
   const { call } = env;
   const repos = tempDir('knack-src-svc-count-');
@@ -171,7 +172,7 @@ test('the Updates badge asks the sources again only when a lock changed, or when
   t.after(() => http.close());
   const url = `${http.url}/git/counted.git`;
   const opened = await call('sources.open', { source: url });
-  await call('sources.install', { openId: opened.openId, skills: ['kept'], tier: 'project' });
+  await call('sources.install', { openId: opened.openId, skills: ['kept'], tier: 'user' });
   await call('sources.close', { openId: opened.openId });
   const fetches = () => http.requests.filter((r) => r.includes('/git/counted.git/')).length;
 
@@ -187,7 +188,7 @@ test('the Updates badge asks the sources again only when a lock changed, or when
   // A catalog change that touches no sourced skill: a local skill installed, another turned off.
   const local = join(tempDir('knack-src-svc-local-'), 'local-only');
   writeTree(local, { 'SKILL.md': fm('local-only', false) });
-  assert.equal((await call('skills.install', { source: local, tier: 'project', replace: false })).status, 'installed');
+  assert.equal((await call('skills.install', { source: local, tier: 'user', replace: false })).status, 'installed');
   await call('skills.setEnabled', { name: 'local-only', enabled: false });
   const again = await call('sources.updates', {});
   assert.deepEqual(again.items, first.items);
@@ -203,7 +204,7 @@ test('the Updates badge asks the sources again only when a lock changed, or when
 
   // Applying it changes the lock entry: the next catalog-driven check fetches again and finds it current.
   assert.equal(
-    (await call('sources.applyUpdate', { name: 'kept', tier: 'project', contentHash: u.contentHash! })).status,
+    (await call('sources.applyUpdate', { name: 'kept', tier: 'user', contentHash: u.contentHash! })).status,
     'installed',
   );
   const applied = fetches();
@@ -213,6 +214,35 @@ test('the Updates badge asks the sources again only when a lock changed, or when
     after.items.map((i) => `${i.name}:${i.status}`),
     ['kept:up-to-date'],
   );
+});
+
+test("a cloned folder's lock aims no unasked check at this computer: loopback and file:// wait for Check", async (t) => {
+  const env = await serviceEnv(t);
+  const { call } = env;
+  const repos = tempDir('knack-src-svc-loop-');
+  makeRepo(repos, 'served', { 'skills/near/SKILL.md': fm('near', false) });
+  const http = await serveGit(repos);
+  t.after(() => http.close());
+  const opened = await call('sources.open', { source: `${http.url}/git/served.git` });
+  await call('sources.install', { openId: opened.openId, skills: ['near'], tier: 'project' });
+  await call('sources.close', { openId: opened.openId });
+  // A hostile repository ships this lock: one entry at a service on 127.0.0.1, one at a folder of the user's.
+  const lockFile = join(env.ws, '.workbuddy', 'skills.lock.json');
+  const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { skills: Record<string, Record<string, unknown>> };
+  const mine = makeRepo(tempDir('knack-src-svc-mine-'), 'mine', { 'skills/mine/SKILL.md': fm('mine', false) });
+  lock.skills.mine = { ...lock.skills.near, url: mine.url };
+  writeFileSync(lockFile, JSON.stringify(lock));
+  const asks = () => http.requests.length;
+
+  const before = asks();
+  for (const params of [{}, { refresh: true }]) {
+    assert.deepEqual((await call('sources.updates', params)).items, [], 'neither source is asked unasked');
+  }
+  assert.equal(asks(), before, 'the service on 127.0.0.1 got no request');
+
+  const checked = await call('sources.updates', { asked: true });
+  assert.deepEqual(checked.items.map((i) => `${i.name}:${i.status}`).sort(), ['mine:error', 'near:up-to-date']);
+  assert.ok(asks() > before, 'Check for updates asks it');
 });
 
 test('a fetched skill whose files change between review and install is refused, not installed under the shown hash', async (t) => {
@@ -292,7 +322,7 @@ test('a check whose source was removed after install is an error item for each s
   rmSync(repo.bare, { recursive: true, force: true });
   rmSync(repo.work, { recursive: true, force: true });
 
-  const { items } = await env.call('sources.updates', { refresh: true });
+  const { items } = await env.call('sources.updates', { refresh: true, asked: true });
   assert.deepEqual(items.map((i) => `${i.name}:${i.status}`).sort(), ['fading:error', 'vanishing:error']);
   for (const item of items) {
     const words = item.words;

@@ -71,7 +71,7 @@ const File = z.looseObject({
 });
 
 /** Why a source URL is on this computer or its network: `file` (file:// or a path), or an internal host's kind. */
-function localKind(url: string): string | undefined {
+export function localKind(url: string): string | undefined {
   const host = /^file:/i.test(url) ? undefined : gitHost(url);
   return host === undefined ? 'file' : internalKind(host);
 }

@@ -7,7 +7,7 @@ import type { PermissionDiff } from '../../policy/index.js';
 import { auditSkill, listSkillFiles } from '../trust/index.js';
 import { addCandidate, type AddOptions, type AddResult } from './add.js';
 import { fetchJsonText, fetchRepo, jsonOptions, type FetchedRepo, type FetchOptions } from './fetch.js';
-import { MARKETPLACE_FILE, parseMarketplace, pluginReachProblem, type Marketplace } from './marketplace.js';
+import { localKind, MARKETPLACE_FILE, parseMarketplace, pluginReachProblem, type Marketplace } from './marketplace.js';
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
 import { candidateAt, findSkillFolders, readTreeFile, type Candidate } from './open.js';
 import { formatSource, parseSource, SourceError } from './spec.js';
@@ -167,11 +167,26 @@ interface Checked {
   dispose(): Promise<void>;
 }
 
-/** Compare each locked skill (all, or `names`) with its source at its ref. Call dispose() when done with the result. */
+/** Where a lock entry is checked (its marketplace, else its repository) is on this computer or its network. */
+function checkedLocally(entry: LockEntry, cwd: string): boolean {
+  if (!entry.marketplace) return localKind(entry.url) !== undefined;
+  try {
+    const from = parseSource(entry.marketplace, cwd);
+    return from.kind === 'local' || localKind(from.url) !== undefined;
+  } catch {
+    return false; // not a source at all: its check fails and says so
+  }
+}
+
+/**
+ * Compare each locked skill (all, or `names`) with its source at its ref. Call dispose() when done with the result.
+ * `skipLocal` leaves out the entries checked on this computer or its network (a file:// folder, a loopback, private or
+ * link-local address): a cloned repository's lock must not aim git at them without the user asking.
+ */
 export async function checkUpdates(
   tierRoot: string,
   names: string[] | undefined,
-  opts: FetchOptions & { cwd?: string } = {},
+  opts: FetchOptions & { cwd?: string; skipLocal?: boolean } = {},
 ): Promise<Checked> {
   const lock = readLock(lockPathFor(tierRoot));
   const unknown = (names ?? []).filter((n) => !lock.skills[n]);
@@ -187,6 +202,7 @@ export async function checkUpdates(
   const checks: UpdateCheck[] = [];
   for (const [name, entry] of Object.entries(lock.skills)) {
     if (names && !names.includes(name)) continue;
+    if (opts.skipLocal && checkedLocally(entry, opts.cwd ?? process.cwd())) continue;
     const installed = join(tierRoot, name);
     try {
       const t = await targetOf(entry, fetches, markets, opts.cwd ?? process.cwd());
