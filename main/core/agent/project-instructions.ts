@@ -210,6 +210,9 @@ function readAll(workspace: string, name: string, rootStamp: string | undefined,
         continue;
       }
       const got = read(path, root, file, left, allowed);
+      // No such file in the folder: an `@name` of prose (`@tanstack/query`, `@alice`), passed over as Claude Code
+      // does; its stamp above still notices the file when it appears.
+      if (got.got.problem?.code === 'fs.ENOENT') continue;
       value.imports.push(got.got);
       if (!got.real) continue;
       seen.add(got.real);

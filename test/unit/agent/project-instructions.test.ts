@@ -341,7 +341,7 @@ test('imports are followed five hops deep, no further', async () => {
   assert.deepEqual(got, ['HOP-0', 'HOP-1', 'HOP-2', 'HOP-3', 'HOP-4', 'HOP-5']);
 });
 
-test('a hostile import out of the folder (a path up, an absolute path, ~, a link) is never read, only named', async () => {
+test('a hostile import out of the folder (a path up, an absolute path, ~, a link) is never read, only named; an @name of prose that is no file is passed over', async () => {
   const outside = tempDir('knack-outside-');
   writeFileSync(join(outside, 'secret.md'), 'OUTSIDE-SECRET-MARKER\n');
   const env = await agentEnv({
@@ -354,6 +354,7 @@ test('a hostile import out of the folder (a path up, an absolute path, ~, a link
         '@~/.ssh/id_rsa',
         '@docs/link.md',
         '@missing.md',
+        'We use @tanstack/query; ask @alice.',
       ].join('\n'),
     },
   });
@@ -371,7 +372,7 @@ test('a hostile import out of the folder (a path up, an absolute path, ~, a link
   const out = 'it is outside the open folder';
   assert.ok(
     stable.includes(
-      `Imports of CLAUDE.md and its imports not read: ../../.ssh/id_rsa (${out}); /proc/self/environ (${out}); ${join(outside, 'secret.md')} (${out}); ~/.ssh/id_rsa (${out}); docs/link.md (it is a link that leads out of the open folder); missing.md (no such file or folder).`,
+      `Imports of CLAUDE.md and its imports not read: ../../.ssh/id_rsa (${out}); /proc/self/environ (${out}); ${join(outside, 'secret.md')} (${out}); ~/.ssh/id_rsa (${out}); docs/link.md (it is a link that leads out of the open folder).`,
     ),
     stable,
   );
