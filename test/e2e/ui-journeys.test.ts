@@ -47,9 +47,6 @@ const app = journey({
       '# Setup\n\n```bash\nnpm install -g left-pad\n```\n',
     ),
   },
-  // The journeys answer the approval card: with the OS sandbox off every command is asked about (with it up, plain
-  // commands run without a question: test/unit/policy/gate-wall.test.ts).
-  data: { 'settings.json': JSON.stringify({ sandbox: { mode: 'off' } }) },
   prepare: ({ home }) => {
     writeTree(home, {
       '.workbuddy/skills/standup/SKILL.md': skillMd({
@@ -115,8 +112,26 @@ test(
     await sidebar().getByRole('switch', { name: 'Enable standup' }).waitFor();
     await sidebar().getByRole('switch', { name: 'Enable git-commit' }).waitFor();
     assert.ok((await sidebar().getByText('.agents').count()) >= 1, 'the .agents skill is marked');
+    // The window as a user meets it: the OS sandbox up (the default).
+    await app.page.getByRole('button', { name: 'Sandboxed' }).waitFor({ timeout: 120_000 });
     assert.deepEqual(await seriousA11y(app.page), []);
     await saveScreens(app.page, 'main');
+
+    // The journeys below answer the approval card: with the OS sandbox off every command is asked about (with it up,
+    // plain commands run without a question: test/unit/policy/gate-wall.test.ts). The mode is read when a folder
+    // opens: the other folder, then this one again.
+    writeFileSync(join(dirs.dataDir, 'settings.json'), JSON.stringify({ sandbox: { mode: 'off' } }));
+    for (const [folder, title] of [
+      [start, 'notes — '],
+      [dirs.workspace, 'my-project — '],
+    ] as const) {
+      await app.page.getByRole('button', { name: /^Workspace .* \(switch\)$/ }).click();
+      await app.page.getByLabel('Folder path').fill(folder);
+      await app.page.getByRole('button', { name: 'Open', exact: true }).click();
+      await app.until(async () => (await app.page.title()).startsWith(title));
+    }
+    await app.page.getByRole('button', { name: 'Not sandboxed' }).waitFor();
+    await sidebar().getByRole('switch', { name: 'Enable release-notes' }).waitFor();
   },
 );
 
