@@ -52,12 +52,15 @@ export function fuzzyScore(query: string, path: string): number | undefined {
   const q = query.toLowerCase();
   const lower = path.toLowerCase();
   const n = lower.length;
-  if (q.length > n) return undefined;
+  if (!isSubsequence(q, lower)) return undefined;
   const nameStart = lower.lastIndexOf('/') + 1;
-  // best[i]: the best score with the query's letters so far matched, the last one at i.
-  let best = new Float64Array(n).fill(-Infinity);
+  // best[i]: the best score with the query's letters so far matched, the last one at i. Two rows reused across
+  // calls: a keystroke scores every path of the folder (20,000 at most), each allocation a cost.
+  if (rows[0].length < n) rows = [new Float64Array(n * 2), new Float64Array(n * 2)];
+  let [best, next] = rows;
+  best.fill(-Infinity, 0, n);
   for (let k = 0; k < q.length; k++) {
-    const next = new Float64Array(n).fill(-Infinity);
+    next.fill(-Infinity, 0, n);
     let before = -Infinity; // the best of best[0 .. i - 2]: a gap before the letter at i
     for (let i = k; i < n; i++) {
       if (k > 0 && i >= 2) before = Math.max(before, best[i - 2]!);
@@ -66,11 +69,24 @@ export function fuzzyScore(query: string, path: string): number | undefined {
       const from = k === 0 ? 0 : Math.max(before, best[i - 1]! + RUN);
       if (from !== -Infinity) next[i] = from + own;
     }
-    best = next;
+    [best, next] = [next, best];
   }
   let top = -Infinity;
-  for (const v of best) if (v > top) top = v;
+  for (let i = 0; i < n; i++) if (best[i]! > top) top = best[i]!;
   return top === -Infinity ? undefined : top - n / 100;
+}
+
+let rows: [Float64Array, Float64Array] = [new Float64Array(256), new Float64Array(256)];
+
+/** Whether `q`'s letters appear in `lower` in order: most paths fail this, before any scoring. */
+function isSubsequence(q: string, lower: string): boolean {
+  let at = 0;
+  for (const c of q) {
+    at = lower.indexOf(c, at);
+    if (at === -1) return false;
+    at += c.length;
+  }
+  return true;
 }
 
 const depth = (p: string) => p.split('/').length;
