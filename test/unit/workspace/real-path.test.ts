@@ -3,7 +3,7 @@
 // paths. The CLI's --workspace is canonicalised the same way, and a mistyped one stays one clear error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { openWorkspace } from '../../../main/core/workspace.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
@@ -42,6 +42,9 @@ test(
   { skip },
   async () => {
     const { paths, link } = linked();
+    // With the OS sandbox up a plain command runs inside it unasked: off, every command asks and "always" saves a rule.
+    mkdirSync(paths.dataDir, { recursive: true });
+    writeFileSync(join(paths.dataDir, 'settings.json'), JSON.stringify({ sandbox: { mode: 'off' } }));
     const asked: string[] = [];
     const approver = async (req: { tool: string }) => {
       asked.push(req.tool);
