@@ -23,9 +23,8 @@ import {
   type MayRead,
   type ProjectInstructions,
 } from './project-instructions.js';
-import { join } from 'node:path';
 import { renderInstructions } from './prompt.js';
-import { accessForArgs, TOOL, type Gate } from '../policy/index.js';
+import { agentMayRead, TOOL, type Gate } from '../policy/index.js';
 
 export interface PromptSource {
   readonly workspace: string;
@@ -84,7 +83,7 @@ export class SessionPrompt {
   instructions(): ProjectInstructions | undefined {
     const s = this.src;
     return s.settings.agent.projectInstructions
-      ? this.caches.prompt.instructions.current(s.workspace, (this.mayRead ??= mayRead(s.gate, s.workspace)))
+      ? this.caches.prompt.instructions.current(s.workspace, (this.mayRead ??= agentMayRead(s.gate, s.workspace)))
       : undefined;
   }
 
@@ -156,15 +155,6 @@ export class SessionPrompt {
   }
 }
 
-/** Whether the agent may read a file of the workspace (its path from the root): the gate says anything but deny. */
-function mayRead(gate: Gate, workspace: string): MayRead {
-  return (file) => {
-    const args = { path: join(workspace, file) };
-    const call = { tool: TOOL.read_file, args, access: accessForArgs(TOOL.read_file, args) };
-    return gate.authorize(call, { kind: 'agent', activeSkills: [] }).verdict !== 'deny';
-  };
-}
-
 /**
  * A subfolder's own AGENTS.md or CLAUDE.md, given to the model the first time it works there, as Claude Code reads a
  * subfolder's CLAUDE.md: a read_file or list_dir that succeeds in `pkg/a` brings `pkg`'s and `pkg/a`'s files, each once
@@ -180,7 +170,7 @@ export class FolderInstructions {
     gate: Gate,
     private readonly enabled: () => boolean,
   ) {
-    this.mayRead = mayRead(gate, workspace);
+    this.mayRead = agentMayRead(gate, workspace);
   }
 
   /** The text to put after a successful call's result ('' for none). */

@@ -17,7 +17,7 @@ export {
 export { callRisks, type RiskLine } from './risks.js';
 export { addRule } from './rule-book.js';
 export { CATEGORIES, categoryOf, describeRule, parseSkillScope, ruleSaid, skillScopeKey } from './rules.js';
-export { accessForArgs, buildGate, gateOver, ownRoots, workspaceCeiling } from './setup.js';
+export { accessForArgs, agentMayRead, buildGate, gateOver, ownRoots, workspaceCeiling } from './setup.js';
 export { TOOL, TOOLS, toolSpec, toolsWhere, type AccessClass } from './tool-table.js';
 export { type Access, type Actor, type Decision, type Gate, type ToolCall } from './types.js';
 export { displaySafe, displaySafeLines, invisibleClass } from '../../../preload/display.js';

@@ -1,11 +1,13 @@
 // Wires a gate for one workspace from settings, the user's rules (from the store) and the acting skills' policies;
 // derives Access for built-in tools. The catalog's live gate (skills/use/catalog-gate.ts) builds on buildGate().
+import { join } from 'node:path';
 import type { Settings } from '../config/index.js';
 import type { Store } from '../store/index.js';
 import type { Gate } from './types.js';
 import { ceilingFrom, type Ceiling } from './ceiling.js';
 import { appOwnedRoots, createGate, type SkillPolicy } from './gate.js';
 import { nameKey, type Said } from '../base/index.js';
+import { accessForArgs, TOOL } from './tool-table.js';
 
 export interface GateSetup {
   settings: Settings;
@@ -72,3 +74,16 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
 
 /** Access of a tool call from its arguments, by the one tool table (tool-table.ts). */
 export { accessForArgs } from './tool-table.js';
+
+/**
+ * Whether the agent may read a file by its path from `root`: the gate, asked as it would be for the agent's read_file,
+ * says anything but deny (an ask still lets the name be shown or the text be read for the prompt). One answer for the
+ * `@` file menu and the folder's instructions files.
+ */
+export function agentMayRead(gate: Gate, root: string): (rel: string) => boolean {
+  return (rel) => {
+    const args = { path: join(root, rel) };
+    const call = { tool: TOOL.read_file, args, access: accessForArgs(TOOL.read_file, args) };
+    return gate.authorize(call, { kind: 'agent', activeSkills: [] }).verdict !== 'deny';
+  };
+}

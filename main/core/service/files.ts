@@ -4,8 +4,7 @@
 // symlinked folder never followed, a symlinked file only when it stays inside), in this process, never a program
 // (every program Knack starts runs inside the OS sandbox). It is bounded in files and in time, and kept a moment per
 // folder so each keystroke does not walk the tree again, while a file made since shows up within seconds.
-import { join } from 'node:path';
-import { accessForArgs, TOOL, type Gate } from '../policy/index.js';
+import { agentMayRead } from '../policy/index.js';
 import { walkFiles } from '../tools/index.js';
 import type { MethodArgs, MethodOutput } from '../../../preload/contract.js';
 import type { ServiceContext } from './context.js';
@@ -168,13 +167,6 @@ export class FileLister {
  * name the user's rules deny is left out of the list (the read would be refused anyway, and the name alone can say
  * what the user keeps private); an ask stays listed, the read asks when it happens.
  */
-function readableBy(gate: Gate, root: string): (rel: string) => boolean {
-  return (rel) => {
-    const args = { path: join(root, rel) };
-    const call = { tool: TOOL.read_file, args, access: accessForArgs(TOOL.read_file, args) };
-    return gate.authorize(call, { kind: 'agent', activeSkills: [] }).verdict !== 'deny';
-  };
-}
 
 export function fileHandlers(ctx: ServiceContext) {
   const lister = new FileLister();
@@ -184,7 +176,7 @@ export function fileHandlers(ctx: ServiceContext) {
       limit,
     }: MethodArgs<'workspace.files'>): Promise<MethodOutput<'workspace.files'>> => {
       const ws = ctx.workspace();
-      return lister.list(ws.workspace, query, limit, readableBy(ws.gate, ws.workspace));
+      return lister.list(ws.workspace, query, limit, agentMayRead(ws.gate, ws.workspace));
     },
   };
 }
